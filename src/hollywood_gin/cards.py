@@ -1,0 +1,227 @@
+"""Cards, ranks and suits (RULES.md §1), and the 52-bit masks the engine computes with.
+
+A card's index is ``suit * 13 + (rank - 1)``: each suit owns a 13-bit block of a
+hand mask with the ace in the lowest bit, so a run (R2.2) is a run of set bits
+inside one block.  The canonical text of a card is its rank letter
+``A23456789TJQK`` followed by its lower-case suit letter ``s h d c``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+
+from .errors import CardParseError
+
+__all__ = [
+    "CARDS",
+    "FULL_DECK_MASK",
+    "Card",
+    "Rank",
+    "Suit",
+    "cards_from_mask",
+    "cards_text",
+    "mask_of",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class Suit(IntEnum):
+    """The four suits, in the order of the canonical deck."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return "shdc"[self]
+
+    @property
+    def glyph(self) -> str:
+        return "♠♥♦♣"[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+class Rank(IntEnum):
+    """Ranks with the ace always low (R1.2)."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def letter(self) -> str:
+        return "A23456789TJQK"[self - 1]
+
+    @property
+    def points(self) -> int:
+        """The card value of R1.3: ace 1, two to ten face value, J Q K 10."""
+        return min(int(self), 10)
+
+
+class Card:
+    """One playing card: an immutable value, compared and hashed by its index."""
+
+    __slots__ = ("index", "points", "rank", "suit")
+
+    rank: Rank
+    suit: Suit
+    index: int
+    points: int
+
+    def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
+        try:
+            r, s = Rank(rank), Suit(suit)
+        except ValueError as exc:
+            raise CardParseError(f"no such card: rank {rank!r}, suit {suit!r}") from exc
+        existing = _BY_INDEX.get(s * 13 + r - 1)
+        if existing is not None:
+            return existing
+        card = object.__new__(cls)
+        object.__setattr__(card, "rank", r)
+        object.__setattr__(card, "suit", s)
+        object.__setattr__(card, "index", s * 13 + r - 1)
+        object.__setattr__(card, "points", r.points)
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, int]]:
+        return (Card, (int(self.rank), int(self.suit)))
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card (``As``, ``10h``, ``t♥``...); raises :class:`CardParseError`."""
+        return parse_card(text)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise CardParseError(f"no card has index {index!r}; indexes run 0 to 51")
+        return CARDS[index]
+
+    @property
+    def bit(self) -> int:
+        return 1 << self.index
+
+    @property
+    def text(self) -> str:
+        return self.rank.letter + self.suit.letter
+
+    @property
+    def pretty(self) -> str:
+        return ("10" if self.rank == Rank.TEN else self.rank.letter) + self.suit.glyph
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, Card) and other.index == self.index)
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        return self.index >= other.index
+
+
+_BY_INDEX: dict[int, Card] = {}
+for _s in Suit:
+    for _r in Rank:
+        _BY_INDEX[_s * 13 + _r - 1] = Card(_r, _s)
+
+#: The 52 cards in canonical order (by index).
+CARDS: tuple[Card, ...] = tuple(_BY_INDEX[i] for i in range(52))
+FULL_DECK_MASK = (1 << 52) - 1
+
+_RANKS = {"A": 1, "T": 10, "10": 10, "J": 11, "Q": 12, "K": 13}
+_RANKS.update({str(n): n for n in range(2, 10)})
+_SUITS = {
+    "S": 0, "H": 1, "D": 2, "C": 3,
+    "♠": 0, "♥": 1, "♦": 2, "♣": 3,
+    "♤": 0, "♡": 1, "♢": 2, "♧": 3,
+}  # fmt: skip
+_TOKEN = re.compile(r"^(10|[2-9AaTtJjQqKk])(.)$")
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def parse_card(text: str) -> Card:
+    """Read one card in any case, ``10`` or ``T`` for ten, suit letter or glyph."""
+    token = text.strip()
+    match = _TOKEN.match(token.upper().replace("\ufe0f", ""))
+    if match is None or match.group(2) not in _SUITS:
+        raise CardParseError(
+            f"cannot read card {text!r}: expected a rank A23456789TJQK (or 10) "
+            "then a suit s h d c (or ♠♥♦♣), like 'As' or '10h'"
+        )
+    return CARDS[_SUITS[match.group(2)] * 13 + _RANKS[match.group(1)] - 1]
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces or commas; a bad or repeated token is an error."""
+    cards: list[Card] = []
+    seen: set[Card] = set()
+    for token in _SPLIT.split(text.strip()):
+        if not token:
+            continue
+        card = parse_card(token)
+        if card in seen:
+            raise CardParseError(f"card {token!r} is given twice")
+        seen.add(card)
+        cards.append(card)
+    return tuple(cards)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    """The 52-bit mask of some cards (a repeated card counts once)."""
+    m = 0
+    for card in cards:
+        m |= 1 << card.index
+    return m
+
+
+def _iter_bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in canonical order."""
+    return tuple(CARDS[i] for i in _iter_bits(mask))
+
+
+def cards_text(cards: Iterable[Card]) -> str:
+    """Canonical text of cards, space separated, in the order given."""
+    return " ".join(card.text for card in cards)

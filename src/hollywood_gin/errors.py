@@ -1,0 +1,23 @@
+"""The one small exception hierarchy: each error is a ``ValueError`` naming what was wrong."""
+
+from __future__ import annotations
+
+
+class HollywoodGinError(ValueError):
+    """Base of every error this package raises on bad input."""
+
+
+class CardParseError(HollywoodGinError):
+    """A card token could not be read, or a card was given twice."""
+
+
+class RulesError(HollywoodGinError):
+    """A rule option has a value outside what RULES.md section 9 allows."""
+
+
+class IllegalActionError(HollywoodGinError):
+    """An action is not legal in the current state; the state is unchanged."""
+
+
+class RecordError(HollywoodGinError):
+    """A match record is malformed, of an unknown version, or does not replay."""

@@ -1,0 +1,596 @@
+"""One hand of gin rummy (RULES.md §3–§6) as a state machine with explicit phases.
+
+The hand is the only mutable object of the core: :meth:`Hand.apply` checks an
+action and either changes the hand or raises :class:`IllegalActionError`
+leaving it exactly as it was.  :meth:`Hand.apply_id` is the unchecked fast
+path for search and simulation.  Everything a player may know is in the
+frozen :class:`HandView` from :meth:`Hand.view`; bots and interfaces use only
+views.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+from .actions import (
+    ACTIONS,
+    BIG_GIN_ID,
+    DISCARD_BASE,
+    DRAW_STOCK_ID,
+    KNOCK_BASE,
+    PASS_ID,
+    TAKE_DISCARD_ID,
+    TAKE_UPCARD_ID,
+    Action,
+    Discard,
+    DrawStock,
+    Knock,
+    Pass,
+    TakeDiscard,
+    TakeUpcard,
+)
+from .cards import CARDS, Card, cards_from_mask
+from .errors import IllegalActionError
+from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
+from .rules import Rules
+from .scoring import HandScore, score_hand_masks
+
+__all__ = ["Hand", "HandResult", "HandView", "Phase", "deal_order"]
+
+_POINTS = tuple(c.points for c in CARDS)
+_DEFAULT_RULES = Rules()
+
+
+class Phase(Enum):
+    """The phases of a hand: the upcard offer (R4.1), a turn's draw and discard (R4.2), over."""
+
+    OFFER = "offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+ResultKind = Literal["knock", "undercut", "gin", "big_gin", "dead"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended.  ``winner`` and ``knocker`` are player numbers (None if dead, R6.1)."""
+
+    kind: ResultKind
+    winner: int | None
+    points: int
+    knocker: int | None
+    score: HandScore | None
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    knock_discard: Card | None = None
+
+
+def deal_order(deck: Sequence[Card]) -> str:
+    """The deck order convention, as text, for documentation and records."""
+    return " ".join(c.text for c in deck)
+
+
+@dataclass(frozen=True, slots=True)
+class HandView:
+    """What one player may know of a hand (R3.4, R4.4); the only thing bots and UIs see.
+
+    ``history`` is the public log: every action is public except which card
+    a stock draw gave, and actions carry no such card.  ``opponent_known``
+    are the cards the opponent took from the pile and still holds;
+    ``known_to_opponent`` the same of this player's own cards.
+    """
+
+    player: int
+    rules: Rules
+    dealer: int
+    knock_limit: int
+    phase: Phase
+    to_act: int
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_count: int
+    opponent_card_count: int
+    opponent_known: tuple[Card, ...]
+    known_to_opponent: tuple[Card, ...]
+    taken_card: Card | None
+    upcard_refused: bool
+    history: tuple[tuple[int, Action], ...]
+    legal_actions: tuple[Action, ...]
+    result: HandResult | None
+
+    @property
+    def upcard(self) -> Card | None:
+        """The card on top of the discard pile (the one that may be taken)."""
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.phase is not Phase.OVER and self.to_act == self.player
+
+    @property
+    def hand_mask(self) -> int:
+        m = 0
+        for c in self.hand:
+            m |= 1 << c.index
+        return m
+
+    @property
+    def unseen_mask(self) -> int:
+        """Cards this player has not seen: the opponent's unknown cards and the stock."""
+        seen = self.hand_mask
+        for c in self.discard_pile:
+            seen |= 1 << c.index
+        for c in self.opponent_known:
+            seen |= 1 << c.index
+        if self.result is not None and self.result.knock_discard is not None:
+            seen |= 1 << self.result.knock_discard.index
+        return ((1 << 52) - 1) & ~seen
+
+
+class Hand:
+    """One hand: deal, opening offer, turns, knock or dead hand, result."""
+
+    __slots__ = (
+        "_passes",
+        "_result",
+        "_taken",
+        "_upcard_refused",
+        "dealer",
+        "deck",
+        "hands",
+        "history",
+        "knock_limit",
+        "known",
+        "phase",
+        "pile",
+        "rules",
+        "stock",
+        "to_act",
+    )
+
+    rules: Rules
+    dealer: int
+    deck: tuple[Card, ...] | None
+    hands: list[int]
+    stock: list[int]
+    pile: list[int]
+    known: list[int]
+    phase: Phase
+    to_act: int
+    history: list[tuple[int, Action]]
+    knock_limit: int
+    _taken: int
+    _upcard_refused: bool
+    _passes: int
+    _result: HandResult | None
+
+    # -- dealing -----------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        *,
+        rules: Rules = _DEFAULT_RULES,
+        dealer: int = 0,
+        seed: int | random.Random | None = None,
+    ) -> Hand:
+        """Shuffle and deal (R3.2, R3.3).  ``seed`` is an int or a ``random.Random``;
+        None draws an unpredictable seed (the global ``random`` is never used)."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        return cls.from_deck(deck, rules=rules, dealer=dealer)
+
+    @classmethod
+    def from_deck(
+        cls, deck: Sequence[Card], *, rules: Rules = _DEFAULT_RULES, dealer: int = 0
+    ) -> Hand:
+        """Deal from a given deck order, top card first: cards 1–20 go one at a time to the
+        non-dealer then the dealer (R3.2), card 21 is the upcard (R3.3), and card 22 is the top
+        of the stock."""
+        cards = tuple(deck)
+        if len(cards) != 52 or len({c.index for c in cards if isinstance(c, Card)}) != 52:
+            raise IllegalActionError("a deck must hold each of the 52 cards exactly once")
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise IllegalActionError(f"the dealer must be player 0 or 1, not {dealer!r}")
+        hand = object.__new__(cls)
+        hand.rules = rules
+        hand.dealer = dealer
+        hand.deck = cards
+        non_dealer = 1 - dealer
+        hands = [0, 0]
+        for i in range(20):
+            hands[non_dealer if i % 2 == 0 else dealer] |= 1 << cards[i].index
+        hand.hands = hands
+        hand.pile = [cards[20].index]
+        hand.stock = [c.index for c in reversed(cards[21:])]  # top of the stock last
+        hand.known = [0, 0]
+        hand.phase = Phase.OFFER
+        hand.to_act = non_dealer  # R4.1: the non-dealer is offered the upcard first
+        hand.history = []
+        hand._taken = -1
+        hand._upcard_refused = False
+        hand._passes = 0
+        hand._result = None
+        if rules.oklahoma:  # R9 oklahoma: the upcard's value is the limit; an ace means gin only
+            upcard = cards[20]
+            hand.knock_limit = 0 if upcard.rank == 1 else upcard.points
+        else:
+            hand.knock_limit = rules.knock_limit
+        return hand
+
+    # -- reading -----------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def result(self) -> HandResult | None:
+        return self._result
+
+    @property
+    def non_dealer(self) -> int:
+        return 1 - self.dealer
+
+    def cards_of(self, player: int) -> tuple[Card, ...]:
+        """A player's cards (the whole truth: not for bots, which get views)."""
+        return cards_from_mask(self.hands[player])
+
+    @property
+    def stock_cards(self) -> tuple[Card, ...]:
+        """The stock, top card first (the whole truth)."""
+        return tuple(CARDS[i] for i in reversed(self.stock))
+
+    @property
+    def discard_pile(self) -> tuple[Card, ...]:
+        return tuple(CARDS[i] for i in self.pile)
+
+    @property
+    def taken_card(self) -> Card | None:
+        """The card taken from the pile this turn, which may not be discarded (R4.3)."""
+        return CARDS[self._taken] if self._taken >= 0 else None
+
+    def view(self, player: int) -> HandView:
+        """Only what ``player`` may know: own cards, the public pile and log, counts (R3.4)."""
+        if player not in (0, 1) or isinstance(player, bool):
+            raise IllegalActionError(f"there is no player {player!r}; players are 0 and 1")
+        legal = self.legal_actions() if player == self.to_act else ()
+        return HandView(
+            player=player,
+            rules=self.rules,
+            dealer=self.dealer,
+            knock_limit=self.knock_limit,
+            phase=self.phase,
+            to_act=self.to_act,
+            hand=cards_from_mask(self.hands[player]),
+            discard_pile=self.discard_pile,
+            stock_count=len(self.stock),
+            opponent_card_count=self.hands[1 - player].bit_count(),
+            opponent_known=cards_from_mask(self.known[1 - player]),
+            known_to_opponent=cards_from_mask(self.known[player]),
+            taken_card=self.taken_card,
+            upcard_refused=self._upcard_refused,
+            history=tuple(self.history),
+            legal_actions=legal if self.phase is not Phase.OVER else (),
+            result=self._result,
+        )
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        """The legal actions as ids of the integer action space (see :mod:`.actions`)."""
+        phase = self.phase
+        if phase is Phase.DISCARD:
+            mask = self.hands[self.to_act]
+            taken = self._taken
+            ids = []
+            m = mask
+            if taken >= 0 and not self.rules.discard_taken_card:
+                m &= ~(1 << taken)  # R4.3: not even as the knock discard
+            while m:
+                low = m & -m
+                ids.append(DISCARD_BASE + low.bit_length() - 1)
+                m ^= low
+            limit = self.knock_limit
+            whole = deadwood_of_mask(mask)
+            # Dropping one card lowers deadwood by at most its value, never more than 10.
+            if whole <= limit + 10:
+                for action_id in ids[:]:
+                    i = action_id - DISCARD_BASE
+                    if whole - _POINTS[i] <= limit and deadwood_of_mask(mask & ~(1 << i)) <= limit:
+                        ids.append(KNOCK_BASE + i)
+            if whole == 0 and self.rules.big_gin_bonus is not None:
+                ids.append(BIG_GIN_ID)
+            return ids
+        if phase is Phase.DRAW:
+            if self._upcard_refused or not self.pile:
+                return [DRAW_STOCK_ID]
+            return [DRAW_STOCK_ID, TAKE_DISCARD_ID]
+        if phase is Phase.OFFER:
+            return [PASS_ID, TAKE_UPCARD_ID]
+        return []
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """The legal actions as values (a knock with the default melds of R8.1)."""
+        return tuple(ACTIONS[i] for i in self.legal_action_ids())
+
+    def check(self, action: Action, player: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not legal now."""
+        self._checked_melds(action, player)
+
+    def is_legal(self, action: Action, player: int | None = None) -> bool:
+        try:
+            self._checked_melds(action, player)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _checked_melds(self, action: Action, player: int | None) -> tuple[int, ...] | None:
+        """Check an action fully; return the knock's melds as masks, if it shows any."""
+        if self.phase is Phase.OVER:
+            raise IllegalActionError(f"cannot {_describe(action)}: the hand is over")
+        if player is not None and player != self.to_act:
+            raise IllegalActionError(
+                f"cannot {_describe(action)}: it is player {self.to_act}'s turn, "
+                f"not player {player}'s"
+            )
+        phase = self.phase
+        if isinstance(action, (Pass, TakeUpcard)):
+            if phase is not Phase.OFFER:
+                raise IllegalActionError(
+                    f"cannot {_describe(action)}: the upcard is offered only in the opening "
+                    "(R4.1); " + _phase_hint(phase)
+                )
+            return None
+        if isinstance(action, (DrawStock, TakeDiscard)):
+            if phase is not Phase.DRAW:
+                raise IllegalActionError(f"cannot {_describe(action)}: " + _phase_hint(phase))
+            if isinstance(action, TakeDiscard):
+                if self._upcard_refused:
+                    raise IllegalActionError(
+                        "cannot take the discard: both players passed the upcard, so this turn "
+                        "draws from the stock (R4.1)"
+                    )
+                if not self.pile:
+                    raise IllegalActionError("cannot take the discard: the discard pile is empty")
+            return None
+        if not isinstance(action, (Discard, Knock)):
+            raise IllegalActionError(f"{action!r} is not an action")
+        if phase is not Phase.DISCARD:
+            raise IllegalActionError(f"cannot {_describe(action)}: " + _phase_hint(phase))
+        mask = self.hands[self.to_act]
+        card = action.card
+        if card is not None:
+            if not isinstance(card, Card):
+                raise IllegalActionError(f"{card!r} is not a card")
+            if not mask >> card.index & 1:
+                raise IllegalActionError(f"cannot {_describe(action)}: {card} is not in your hand")
+            if card.index == self._taken and not self.rules.discard_taken_card:
+                raise IllegalActionError(
+                    f"cannot {_describe(action)}: {card} was taken from the discard pile this "
+                    "turn (R4.3)"
+                )
+        if isinstance(action, Discard):
+            return None
+        if card is None:
+            if self.rules.big_gin_bonus is None:
+                raise IllegalActionError(
+                    "cannot knock without a discard: big gin is not played under these rules"
+                )
+            rest = mask
+        else:
+            rest = mask & ~card.bit
+        dead = deadwood_of_mask(rest)
+        if card is None and dead:
+            raise IllegalActionError(
+                f"cannot go big gin: the eleven cards leave {dead} deadwood (R5.7)"
+            )
+        if dead > self.knock_limit:
+            raise IllegalActionError(
+                f"cannot {_describe(action)}: that leaves {dead} deadwood, over the knock limit "
+                f"of {self.knock_limit} (R5.1)"
+            )
+        if action.melds is None:
+            return None
+        try:
+            shown = checked_melds_of_mask(rest, action.melds)
+        except MeldError as exc:
+            raise IllegalActionError(f"cannot {_describe(action)}: {exc}") from None
+        covered = 0
+        for meld in shown:
+            covered |= meld
+        left = rest & ~covered
+        shown_dead = sum(_POINTS[c.index] for c in cards_from_mask(left))
+        if shown_dead != dead:
+            raise IllegalActionError(
+                f"cannot {_describe(action)}: the melds shown leave {shown_dead} deadwood but "
+                f"the hand's least is {dead}; a hand's deadwood is always its least (R2.4)"
+            )
+        return shown
+
+    # -- acting ------------------------------------------------------------------
+
+    def apply(self, action: Action, player: int | None = None) -> None:
+        """Play ``action`` for the player to act (checked against ``player`` if given).
+
+        Raises :class:`IllegalActionError` saying why, and then changes nothing.
+        """
+        melds = self._checked_melds(action, player)
+        self._apply(action.id, melds, action if melds is not None else None)
+
+    def apply_id(self, action_id: int) -> None:
+        """The unchecked fast path: ``action_id`` must be one of :meth:`legal_action_ids`."""
+        self._apply(action_id, None, None)
+
+    def _apply(self, action_id: int, melds: tuple[int, ...] | None, shown: Action | None) -> None:
+        p = self.to_act
+        self.history.append((p, shown if shown is not None else ACTIONS[action_id]))
+        if action_id >= DISCARD_BASE:
+            if action_id < KNOCK_BASE:
+                i = action_id - DISCARD_BASE
+                bit = 1 << i
+                self.hands[p] ^= bit
+                self.known[p] &= ~bit
+                self.pile.append(i)
+                self._taken = -1
+                if len(self.stock) <= self.rules.dead_hand_stock:  # R6.1
+                    self._end_dead()
+                else:
+                    self.to_act = 1 - p
+                    self.phase = Phase.DRAW
+                return
+            self._knock(p, action_id, melds)
+            return
+        if action_id == DRAW_STOCK_ID:
+            self.hands[p] |= 1 << self.stock.pop()
+            self.phase = Phase.DISCARD
+            self._upcard_refused = False
+        elif action_id in (TAKE_DISCARD_ID, TAKE_UPCARD_ID):
+            i = self.pile.pop()
+            bit = 1 << i
+            self.hands[p] |= bit
+            self.known[p] |= bit
+            self._taken = i
+            self.phase = Phase.DISCARD
+        else:  # pass in the opening (R4.1)
+            self._passes += 1
+            if self._passes == 1:
+                self.to_act = 1 - p
+            else:  # both passed: the non-dealer begins, drawing from the stock
+                self.to_act = 1 - self.dealer
+                self.phase = Phase.DRAW
+                self._upcard_refused = True
+
+    def _knock(self, p: int, action_id: int, melds: tuple[int, ...] | None) -> None:
+        if action_id == BIG_GIN_ID:
+            discard = None
+            knocker = self.hands[p]
+        else:
+            discard = CARDS[action_id - KNOCK_BASE]
+            knocker = self.hands[p] & ~discard.bit
+            self.hands[p] = knocker
+        score = score_hand_masks(
+            knocker, self.hands[1 - p], rules=self.rules, knocker_melds=melds,
+            knock_limit=self.knock_limit,
+        )
+        winner = p if score.winner == "knocker" else 1 - p
+        self._taken = -1
+        self.phase = Phase.OVER
+        self._result = HandResult(
+            kind=score.kind,
+            winner=winner,
+            points=score.points,
+            knocker=p,
+            score=score,
+            hands=(cards_from_mask(self.hands[0]), cards_from_mask(self.hands[1])),
+            knock_discard=discard,
+        )
+
+    def _end_dead(self) -> None:
+        self.phase = Phase.OVER
+        self._result = HandResult(
+            kind="dead",
+            winner=None,
+            points=0,
+            knocker=None,
+            score=None,
+            hands=(cards_from_mask(self.hands[0]), cards_from_mask(self.hands[1])),
+        )
+
+    # -- copies and search -------------------------------------------------------
+
+    def clone(self) -> Hand:
+        """An independent copy (cheap: a few small lists)."""
+        other = object.__new__(Hand)
+        other.rules = self.rules
+        other.dealer = self.dealer
+        other.deck = self.deck
+        other.hands = self.hands[:]
+        other.stock = self.stock[:]
+        other.pile = self.pile[:]
+        other.known = self.known[:]
+        other.phase = self.phase
+        other.to_act = self.to_act
+        other.history = self.history[:]
+        other.knock_limit = self.knock_limit
+        other._taken = self._taken
+        other._upcard_refused = self._upcard_refused
+        other._passes = self._passes
+        other._result = self._result
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in Hand.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    @classmethod
+    def sample_from_view(cls, view: HandView, rng: random.Random) -> Hand:
+        """A hand consistent with ``view``: the unseen cards re-dealt at random between the
+        opponent's unknown cards and the stock (determinization for search bots)."""
+        me, opp = view.player, 1 - view.player
+        unseen = [i for i in range(52) if view.unseen_mask >> i & 1]
+        rng.shuffle(unseen)
+        known = 0
+        for c in view.opponent_known:
+            known |= c.bit
+        need = view.opponent_card_count - len(view.opponent_known)
+        opp_mask = known
+        for i in unseen[:need]:
+            opp_mask |= 1 << i
+        hand = object.__new__(cls)
+        hand.rules = view.rules
+        hand.dealer = view.dealer
+        hand.deck = None
+        hands = [0, 0]
+        hands[me] = view.hand_mask
+        hands[opp] = opp_mask
+        hand.hands = hands
+        hand.stock = unseen[need:]
+        hand.pile = [c.index for c in view.discard_pile]
+        known_pair = [0, 0]
+        known_pair[opp] = known
+        known_pair[me] = sum(c.bit for c in view.known_to_opponent)
+        hand.known = known_pair
+        hand.phase = view.phase
+        hand.to_act = view.to_act
+        hand.history = list(view.history)
+        hand.knock_limit = view.knock_limit
+        hand._taken = view.taken_card.index if view.taken_card is not None else -1
+        hand._upcard_refused = view.upcard_refused
+        hand._passes = sum(1 for _, a in view.history if isinstance(a, Pass))
+        hand._result = view.result
+        return hand
+
+
+def _describe(action: Action) -> str:
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, TakeUpcard):
+        return "take the upcard"
+    if isinstance(action, DrawStock):
+        return "draw from the stock"
+    if isinstance(action, TakeDiscard):
+        return "take the discard"
+    if isinstance(action, Discard):
+        return f"discard {action.card}"
+    if isinstance(action, Knock):
+        return "go big gin" if action.card is None else f"knock discarding {action.card}"
+    return repr(action)
+
+
+def _phase_hint(phase: Phase) -> str:
+    return {
+        Phase.OFFER: "it is the opening: take the upcard or pass (R4.1)",
+        Phase.DRAW: "first draw from the stock or take the discard (R4.2)",
+        Phase.DISCARD: "you have drawn: now discard or knock (R4.2)",
+        Phase.OVER: "the hand is over",
+    }[phase]

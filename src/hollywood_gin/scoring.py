@@ -1,0 +1,154 @@
+"""Scoring one hand after a knock (RULES.md §5): lay-offs, undercut, gin, big gin."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from .cards import Card, cards_from_mask, mask_of
+from .errors import IllegalActionError
+from .melds import (
+    Layoff,
+    arrangement_of_mask,
+    checked_melds_of_mask,
+    deadwood_of_mask,
+    defender_layout_of_masks,
+    layoffs_from_masks,
+    points_of_mask,
+)
+from .rules import Rules
+
+__all__ = ["HandScore", "WinKind", "score_hand", "score_hand_masks"]
+
+WinKind = Literal["knock", "undercut", "gin", "big_gin"]
+
+_DEFAULT_RULES = Rules()
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """How a knocked hand came out: who won, how, by how much, and the layout that shows why."""
+
+    winner: Literal["knocker", "defender"]
+    kind: WinKind
+    points: int
+    knocker_deadwood: int
+    defender_deadwood: int  # after lay-offs (R5.4)
+    layoffs: tuple[Layoff, ...]
+    knocker_melds: tuple[tuple[Card, ...], ...]
+    knocker_unmatched: tuple[Card, ...]
+    defender_melds: tuple[tuple[Card, ...], ...]
+    defender_unmatched: tuple[Card, ...]
+
+    @property
+    def layoff_cards(self) -> tuple[Card, ...]:
+        return tuple(lay.card for lay in self.layoffs)
+
+
+def score_hand(
+    knocker: Iterable[Card],
+    defender: Iterable[Card],
+    *,
+    rules: Rules = _DEFAULT_RULES,
+    knocker_melds: Iterable[Iterable[Card]] | None = None,
+    knock_limit: int | None = None,
+) -> HandScore:
+    """Score a knock: ten cards each after the knock discard (eleven for a big gin).
+
+    ``knocker_melds`` are the melds the knocker shows; by default the engine
+    picks per R8.1.  ``knock_limit`` overrides ``rules.knock_limit`` (Oklahoma).
+    Raises :class:`IllegalActionError` for a knock the rules do not allow.
+    """
+    k_cards, d_cards = tuple(knocker), tuple(defender)
+    k, d = mask_of(k_cards), mask_of(d_cards)
+    if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
+        raise IllegalActionError("a card is given twice in a hand")
+    if k & d:
+        both = " ".join(c.text for c in cards_from_mask(k & d))
+        raise IllegalActionError(f"{both} is in both hands")
+    if len(d_cards) != 10:
+        raise IllegalActionError(f"the defender must hold 10 cards, not {len(d_cards)}")
+    if len(k_cards) not in (10, 11):
+        raise IllegalActionError(
+            f"the knocker must hold 10 cards (11 for big gin), not {len(k_cards)}"
+        )
+    shown = None if knocker_melds is None else checked_melds_of_mask(k, knocker_melds)
+    return score_hand_masks(k, d, rules=rules, knocker_melds=shown, knock_limit=knock_limit)
+
+
+def score_hand_masks(
+    knocker: int,
+    defender: int,
+    *,
+    rules: Rules,
+    knocker_melds: tuple[int, ...] | None = None,
+    knock_limit: int | None = None,
+) -> HandScore:
+    """:func:`score_hand` on masks, with melds already checked for legality."""
+    limit = rules.knock_limit if knock_limit is None else knock_limit
+    k_dead = deadwood_of_mask(knocker)
+    if knocker.bit_count() == 11:
+        if rules.big_gin_bonus is None:
+            raise IllegalActionError("big gin is not played under these rules (big_gin_bonus)")
+        if k_dead:
+            raise IllegalActionError("a big gin needs all eleven cards melded (R5.7)")
+    if k_dead > limit:
+        raise IllegalActionError(
+            f"cannot knock with {k_dead} deadwood: the knock limit is {limit} (R5.1)"
+        )
+    if knocker_melds is None:
+        knocker_melds = arrangement_of_mask(knocker)
+    else:
+        covered = 0
+        for meld in knocker_melds:
+            covered |= meld
+        shown_dead = points_of_mask(knocker & ~covered)
+        if shown_dead != k_dead:
+            raise IllegalActionError(
+                f"the melds shown leave {shown_dead} deadwood, but the hand's deadwood is "
+                f"{k_dead}: a hand's deadwood is always its least (R2.4)"
+            )
+    covered = 0
+    for meld in knocker_melds:
+        covered |= meld
+    k_unmatched = cards_from_mask(knocker & ~covered)
+
+    if k_dead == 0:  # R5.7: gin; the defender may not lay off
+        d_dead = deadwood_of_mask(defender)
+        pairs: tuple[tuple[int, int], ...] = ()
+        if knocker.bit_count() == 11:
+            assert rules.big_gin_bonus is not None
+            kind: WinKind = "big_gin"
+            points = rules.big_gin_bonus + d_dead
+        else:
+            kind = "gin"
+            points = rules.gin_bonus + d_dead
+        winner: Literal["knocker", "defender"] = "knocker"
+    else:
+        d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+        if k_dead < d_dead:  # R5.5
+            kind, winner, points = "knock", "knocker", d_dead - k_dead
+        else:  # R5.6: equal or greater is an undercut
+            kind, winner, points = "undercut", "defender", rules.undercut_bonus + k_dead - d_dead
+
+    laid = 0
+    for way, _ in pairs:
+        laid |= way
+    d_rest = defender & ~laid
+    d_melds = arrangement_of_mask(d_rest)
+    d_covered = 0
+    for meld in d_melds:
+        d_covered |= meld
+    return HandScore(
+        winner=winner,
+        kind=kind,
+        points=points,
+        knocker_deadwood=k_dead,
+        defender_deadwood=d_dead,
+        layoffs=layoffs_from_masks(pairs),
+        knocker_melds=tuple(cards_from_mask(m) for m in knocker_melds),
+        knocker_unmatched=k_unmatched,
+        defender_melds=tuple(cards_from_mask(m) for m in d_melds),
+        defender_unmatched=cards_from_mask(d_rest & ~d_covered),
+    )
