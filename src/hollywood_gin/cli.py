@@ -7,6 +7,7 @@ dependencies are needed only by the subcommand that uses it.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
@@ -17,7 +18,12 @@ from .cards import Card, parse_cards
 from .errors import HollywoodGinError
 from .melds import best_melds, discard_choices
 
-__all__ = ["build_parser", "main"]
+__all__ = ["LAYER_COMMANDS", "build_parser", "main"]
+
+#: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
+#: import only the standard library and the core at import time; a command imports its
+#: layer's dependencies when it runs.
+LAYER_COMMANDS = ("arena", "tui.commands", "web.commands")
 
 
 def _cards_json(cards: Sequence[Card]) -> list[str]:
@@ -79,12 +85,6 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return print_replay(args.file, as_json=args.json)
 
 
-def _cmd_play(args: argparse.Namespace) -> int:
-    from .console import play_console
-
-    return play_console(level=args.level, preset=args.rules, seed=args.seed)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hollywood-gin",
@@ -110,20 +110,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print JSON for scripts")
     replay.set_defaults(func=_cmd_replay)
 
-    play = sub.add_parser("play", help="play a Hollywood match against the computer",
-                          description="Play a Hollywood match against the computer.")
-    play.add_argument("--level", type=int, default=3, choices=range(1, 6),
-                      help="computer level 1 (beginner) to 5 (expert)")
-    play.add_argument("--rules", default="hollywood", help="rules preset (RULES.md §9)")
-    play.add_argument("--seed", type=int, default=None, help="seed for a reproducible match")
-    play.set_defaults(func=_cmd_play)
-
-    try:
-        from . import arena
-    except ImportError:  # pragma: no cover - the arena ships with the package
-        pass
-    else:
-        arena.register(sub)
+    for name in LAYER_COMMANDS:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as exc:  # a layer not built into this checkout yet
+            if exc.name and exc.name.startswith(f"{__package__}."):
+                continue
+            raise
+        module.register(sub)
     return parser
 
 

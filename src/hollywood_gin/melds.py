@@ -78,21 +78,6 @@ def points_of_mask(mask: int) -> int:
     return p[mask & _BLOCK] + p[mask >> 13 & _BLOCK] + p[mask >> 26 & _BLOCK] + p[mask >> 39]
 
 
-def _set_choices(ranks: int, s0: int, s1: int, s2: int, s3: int) -> list[list[tuple[int, ...]]]:
-    """For each rank held 3+ times, the ways to take a set of it (per-suit rank bits removed)."""
-    options = []
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        held = tuple(bit if s & bit else 0 for s in (s0, s1, s2, s3))
-        ways: list[tuple[int, ...]] = [(0, 0, 0, 0), held]
-        if all(held):  # four of a kind: also every set of three, freeing one card for a run
-            for skip in range(4):
-                ways.append(tuple(0 if i == skip else bit for i in range(4)))
-        options.append(ways)
-    return options
-
-
 def deadwood_of_mask(mask: int) -> int:
     """Least deadwood (R2.4) of any hand mask; exact."""
     runs = _RUN_DEADWOOD
@@ -103,18 +88,36 @@ def deadwood_of_mask(mask: int) -> int:
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if not ranks:
         return runs[s0] + runs[s1] + runs[s2] + runs[s3]
-    best = 1000
-    for combo in product(*_set_choices(ranks, s0, s1, s2, s3)):
-        r0 = r1 = r2 = r3 = 0
-        for a, b, c, d in combo:
-            r0 |= a
-            r1 |= b
-            r2 |= c
-            r3 |= d
-        value = runs[s0 & ~r0] + runs[s1 & ~r1] + runs[s2 & ~r2] + runs[s3 & ~r3]
-        if value < best:
-            best = value
-    return best
+    return _deadwood_with_sets(ranks, s0, s1, s2, s3)
+
+
+def _deadwood_with_sets(ranks: int, s0: int, s1: int, s2: int, s3: int) -> int:
+    """Least deadwood when ``ranks`` (a 13-bit mask) are held three or four times.
+
+    For each such rank a set is taken or not; a rank held four times may also
+    give a set of three and free one card for a run.  The last rank is solved
+    in closed form from the four suit-table lookups with and without it.
+    """
+    bit = ranks & -ranks
+    rest = ranks ^ bit
+    keep = ~bit
+    c0, c1, c2, c3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+    four = s0 & s1 & s2 & s3 & bit
+    if rest:
+        f = _deadwood_with_sets
+        best = min(f(rest, s0, s1, s2, s3), f(rest, c0, c1, c2, c3))
+        if four:
+            best = min(best, f(rest, s0, c1, c2, c3), f(rest, c0, s1, c2, c3),
+                       f(rest, c0, c1, s2, c3), f(rest, c0, c1, c2, s3))
+        return best
+    runs = _RUN_DEADWOOD
+    a0, a1, a2, a3 = runs[s0], runs[s1], runs[s2], runs[s3]
+    b0, b1, b2, b3 = runs[c0], runs[c1], runs[c2], runs[c3]
+    without = a0 + a1 + a2 + a3
+    with_set = b0 + b1 + b2 + b3
+    if four:  # a set of three keeping one suit's card for its run
+        with_set += min(0, a0 - b0, a1 - b1, a2 - b2, a3 - b3)
+    return without if without < with_set else with_set
 
 
 def deadwood(cards: Iterable[Card]) -> int:
@@ -279,6 +282,8 @@ def discard_choices(cards: Iterable[Card]) -> tuple[DiscardChoice, ...]:
 def best_discards(cards: Iterable[Card]) -> tuple[Card, ...]:
     """The discards that leave the least deadwood."""
     choices = discard_choices(cards)
+    if not choices:
+        return ()
     return tuple(c.card for c in choices if c.deadwood == choices[0].deadwood)
 
 
@@ -342,12 +347,12 @@ def defender_layout_of_masks(
     """The defender's optimum over own melds and lay-offs together (R5.3, R5.4).
 
     Returns his least deadwood and the lay-offs as ``(card_mask, meld_mask)``
-    pairs; among equal results, the fewest cards laid off.
+    pairs; among equal results, the fewest cards laid off, then onto the fewest
+    melds (so chained lay-offs stay together on one run, as in R5.9).
     """
     options = [_layoff_ways(meld, defender, knocker) for meld in knocker_melds]
-    best_value = deadwood_of_mask(defender)
+    best_key = (deadwood_of_mask(defender), 0, 0)
     best: tuple[tuple[int, int], ...] = ()
-    best_count = 0
     for combo in product(*options):
         laid = 0
         clash = False
@@ -358,12 +363,11 @@ def defender_layout_of_masks(
             laid |= way
         if clash or not laid:
             continue
-        value = deadwood_of_mask(defender & ~laid)
-        count = laid.bit_count()
-        if value < best_value or (value == best_value and best and count < best_count):
-            best_value, best_count = value, count
+        key = (deadwood_of_mask(defender & ~laid), laid.bit_count(), sum(1 for w in combo if w))
+        if key < best_key:
+            best_key = key
             best = tuple((way, meld) for way, meld in zip(combo, knocker_melds, strict=True) if way)
-    return best_value, best
+    return best_key[0], best
 
 
 def layoffs_from_masks(pairs: tuple[tuple[int, int], ...]) -> tuple[Layoff, ...]:

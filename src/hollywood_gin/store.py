@@ -1,0 +1,478 @@
+"""Saved games: every action committed as it happens, shared by the terminal and web games.
+
+The log is the truth: a stored match is its rules, seed and first dealer plus
+the ordered list of action texts, and loading it replays them through the
+engine.  SQLite by default (in the user's data directory), PostgreSQL or any
+SQLAlchemy URL by ``url=`` or the ``HOLLYWOOD_GIN_DB`` environment variable.
+Needs the optional extra ``store`` (SQLAlchemy, platformdirs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    delete,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from .actions import Action, parse_action
+from .errors import HollywoodGinError
+from .hand import HandResult
+from .match import Match
+from .rules import Rules
+
+__all__ = [
+    "DB_ENV",
+    "PersistentMatch",
+    "Store",
+    "StoreConflict",
+    "StoreError",
+    "StoredMatch",
+    "default_url",
+]
+
+DB_ENV = "HOLLYWOOD_GIN_DB"
+SCHEMA_VERSION = 1
+
+
+class StoreError(HollywoodGinError):
+    """The database cannot be used, or a stored match is missing or does not replay."""
+
+
+class StoreConflict(StoreError):
+    """Another writer appended to the match first; reload and try again."""
+
+
+_meta = MetaData()
+
+matches_table = Table(
+    "hg_matches",
+    _meta,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(16), nullable=False),  # computer, friend, keeper
+    Column("status", String(16), nullable=False),  # playing, finished, abandoned
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("meta", Text, nullable=False),
+    Column("action_count", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("totals", Text, nullable=True),
+)
+
+actions_table = Table(
+    "hg_actions",
+    _meta,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("hand_number", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+hands_table = Table(
+    "hg_hands",
+    _meta,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("hand_number", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("knocker", Integer, nullable=True),
+    Column("points", Integer, nullable=False),
+)
+
+seats_table = Table(
+    "hg_seats",
+    _meta,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=False),
+)
+
+
+def default_url() -> str:
+    """``HOLLYWOOD_GIN_DB`` if set, else a SQLite file in the user's data directory."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return env
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("hollywood-gin", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.db'}"
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    seq: int
+    hand_number: int
+    player: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match row and its log, as stored."""
+
+    id: str
+    kind: str
+    status: str
+    created_at: float
+    updated_at: float
+    rules: Rules
+    seed: int
+    first_dealer: int
+    players: tuple[str, str]
+    meta: dict[str, Any]
+    actions: tuple[StoredAction, ...] = field(default=())
+    winner: int | None = None
+    totals: tuple[int, int] | None = None
+
+
+class Store:
+    """A connection to the saved-games database (created on first use)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        try:
+            kwargs: dict[str, Any] = {"future": True}
+            if self.url.startswith("sqlite"):
+                kwargs["connect_args"] = {"timeout": 30}
+            self.engine: Engine = create_engine(self.url, **kwargs)
+            if self.url.startswith("sqlite"):
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            _meta.create_all(self.engine)
+        except Exception as exc:  # the driver's own errors vary; name the URL
+            raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as conn:
+            yield conn
+
+    # -- matches -------------------------------------------------------------------
+
+    def create_match(
+        self,
+        *,
+        rules: Rules,
+        seed: int,
+        first_dealer: int,
+        players: tuple[str, str],
+        kind: str = "computer",
+        meta: dict[str, Any] | None = None,
+    ) -> str:
+        """Store a new match and return its id."""
+        match_id = uuid.uuid4().hex
+        now = time.time()
+        with self._tx() as conn:
+            conn.execute(insert(matches_table).values(
+                id=match_id, kind=kind, status="playing", created_at=now, updated_at=now,
+                rules=json.dumps(rules.to_dict()), seed=seed, first_dealer=first_dealer,
+                players=json.dumps(list(players)), meta=json.dumps(meta or {}),
+                action_count=0, winner=None, totals=None,
+            ))
+        return match_id
+
+    def append_action(
+        self,
+        match_id: str,
+        seq: int,
+        *,
+        hand_number: int,
+        player: int,
+        action: str,
+        hand_result: HandResult | None = None,
+        finished: tuple[int | None, tuple[int, int]] | None = None,
+    ) -> None:
+        """Commit one action (and the hand's result and the match end, if it brought them).
+
+        ``seq`` is the action's place in the log, from 0; if it is taken already
+        another writer was first and :class:`StoreConflict` is raised.
+        """
+        now = time.time()
+        try:
+            with self._tx() as conn:
+                row = conn.execute(
+                    select(matches_table.c.action_count).where(matches_table.c.id == match_id)
+                ).first()
+                if row is None:
+                    raise StoreError(f"no saved match {match_id!r}")
+                if row[0] != seq:
+                    raise StoreConflict(
+                        f"match {match_id} has {row[0]} actions saved; cannot save action {seq}"
+                    )
+                conn.execute(insert(actions_table).values(
+                    match_id=match_id, seq=seq, hand_number=hand_number, player=player,
+                    action=action, created_at=now,
+                ))
+                values: dict[str, Any] = {"action_count": seq + 1, "updated_at": now}
+                if finished is not None:
+                    values.update(status="finished", winner=finished[0],
+                                  totals=json.dumps(list(finished[1])))
+                result = conn.execute(
+                    update(matches_table)
+                    .where(matches_table.c.id == match_id, matches_table.c.action_count == seq)
+                    .values(**values)
+                )
+                if result.rowcount != 1:
+                    raise StoreConflict(f"match {match_id} changed while saving action {seq}")
+                if hand_result is not None:
+                    conn.execute(delete(hands_table).where(
+                        hands_table.c.match_id == match_id,
+                        hands_table.c.hand_number == hand_number))
+                    conn.execute(insert(hands_table).values(
+                        match_id=match_id, hand_number=hand_number, kind=hand_result.kind,
+                        winner=hand_result.winner, knocker=hand_result.knocker,
+                        points=hand_result.points,
+                    ))
+        except IntegrityError:
+            raise StoreConflict(f"action {seq} of match {match_id} is saved already") from None
+
+    def truncate(self, match_id: str, keep: int) -> None:
+        """Forget every action from ``keep`` on (undo), and the hands they ended."""
+        with self._tx() as conn:
+            conn.execute(delete(actions_table).where(
+                actions_table.c.match_id == match_id, actions_table.c.seq >= keep))
+            last_hand = conn.execute(
+                select(actions_table.c.hand_number)
+                .where(actions_table.c.match_id == match_id)
+                .order_by(actions_table.c.seq.desc()).limit(1)
+            ).scalar()
+            conn.execute(delete(hands_table).where(
+                hands_table.c.match_id == match_id,
+                hands_table.c.hand_number >= (last_hand or 1)))
+            conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(
+                action_count=keep, status="playing", winner=None, totals=None,
+                updated_at=time.time()))
+
+    def set_meta(self, match_id: str, **changes: Any) -> None:
+        with self._tx() as conn:
+            raw = conn.execute(
+                select(matches_table.c.meta).where(matches_table.c.id == match_id)
+            ).scalar()
+            if raw is None:
+                raise StoreError(f"no saved match {match_id!r}")
+            meta = json.loads(raw)
+            meta.update(changes)
+            conn.execute(update(matches_table).where(matches_table.c.id == match_id)
+                         .values(meta=json.dumps(meta)))
+
+    def set_status(self, match_id: str, status: str) -> None:
+        with self._tx() as conn:
+            conn.execute(update(matches_table).where(matches_table.c.id == match_id)
+                         .values(status=status, updated_at=time.time()))
+
+    def load(self, match_id: str) -> StoredMatch:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).first()
+            if row is None:
+                raise StoreError(f"no saved match {match_id!r}")
+            acts = conn.execute(
+                select(actions_table).where(actions_table.c.match_id == match_id)
+                .order_by(actions_table.c.seq)
+            ).all()
+        return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
+                                  for a in acts))
+
+    def matches(self, *, kind: str | None = None, status: str | None = None) -> list[StoredMatch]:
+        """Match rows (without their logs), newest first."""
+        query = select(matches_table).order_by(matches_table.c.updated_at.desc())
+        if kind is not None:
+            query = query.where(matches_table.c.kind == kind)
+        if status is not None:
+            query = query.where(matches_table.c.status == status)
+        with self.engine.connect() as conn:
+            return [_stored(row, ()) for row in conn.execute(query).all()]
+
+    def hands(self, match_id: str) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(hands_table).where(hands_table.c.match_id == match_id)
+                .order_by(hands_table.c.hand_number)
+            ).all()
+        return [dict(row._mapping) for row in rows]
+
+    def all_hands(self) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(hands_table)).all()
+        return [dict(row._mapping) for row in rows]
+
+    # -- seats (web tables) ----------------------------------------------------------
+
+    def add_seat(self, match_id: str, seat: int, name: str) -> str:
+        """Give a seat an unguessable token; only its hash is stored."""
+        token = secrets.token_urlsafe(24)
+        with self._tx() as conn:
+            conn.execute(insert(seats_table).values(
+                match_id=match_id, seat=seat, token_hash=_hash_token(token), name=name))
+        return token
+
+    def seat_of_token(self, match_id: str, token: str) -> int | None:
+        """The seat a token opens at a match, or None (wrong token, or another match's)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(seats_table.c.seat).where(
+                seats_table.c.match_id == match_id,
+                seats_table.c.token_hash == _hash_token(token))).first()
+        return None if row is None else int(row[0])
+
+    def seats(self, match_id: str) -> dict[int, str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(seats_table.c.seat, seats_table.c.name).where(
+                seats_table.c.match_id == match_id)).all()
+        return {int(seat): str(name) for seat, name in rows}
+
+    # -- engine ------------------------------------------------------------------------
+
+    def open_match(self, match_id: str) -> PersistentMatch:
+        """Replay a stored match through the engine, ready to go on."""
+        return PersistentMatch(self, self.load(match_id))
+
+    def new_match(
+        self,
+        *,
+        rules: Rules,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        players: tuple[str, str],
+        kind: str = "computer",
+        meta: dict[str, Any] | None = None,
+    ) -> PersistentMatch:
+        match = Match(rules=rules, seed=seed, first_dealer=first_dealer)
+        match_id = self.create_match(rules=rules, seed=match.seed,
+                                     first_dealer=match.first_dealer, players=players,
+                                     kind=kind, meta=meta)
+        return self.open_match(match_id)
+
+
+class PersistentMatch:
+    """A match whose every accepted action is committed before it changes the game."""
+
+    def __init__(self, store: Store, stored: StoredMatch) -> None:
+        self.store = store
+        self.id = stored.id
+        self.players = stored.players
+        self.meta = dict(stored.meta)
+        self.kind = stored.kind
+        self.match = Match(rules=stored.rules, seed=stored.seed, first_dealer=stored.first_dealer)
+        for act in stored.actions:
+            try:
+                if self.match.hand.is_over:
+                    self.match.next_hand()
+                if len(self.match.hands) != act.hand_number:
+                    raise StoreError(f"action {act.seq} belongs to hand {act.hand_number}, "
+                                     f"but the replay is at hand {len(self.match.hands)}")
+                self.match.apply(parse_action(act.action), act.player)
+            except HollywoodGinError as exc:
+                raise StoreError(
+                    f"saved match {stored.id} does not replay at action {act.seq} "
+                    f"({act.action!r}): {exc}") from None
+        self.action_count = len(stored.actions)
+
+    def act(self, action: Action, player: int | None = None) -> HandResult | None:
+        """Check, commit, then apply an action (dealing the next hand first if one ended).
+
+        An illegal action raises :class:`IllegalActionError` and nothing is saved or changed.
+        """
+        match = self.match
+        if match.hand.is_over and not match.finished:
+            match.next_hand()
+        hand = match.hand
+        hand.check(action, player)
+        trial = hand.clone()
+        trial.apply(action, player)
+        result = trial.result
+        finished: tuple[int | None, tuple[int, int]] | None = None
+        if result is not None and result.winner is not None:
+            sheet = match.sheet.copy()
+            sheet.record(result.winner, result.points)
+            if sheet.finished:
+                finished = (sheet.winner, sheet.totals)
+        self.store.append_action(
+            self.id, self.action_count, hand_number=len(match.hands), player=hand.to_act,
+            action=str(action), hand_result=result, finished=finished,
+        )
+        self.action_count += 1
+        return match.apply(action, player)
+
+    def undo_to(self, keep: int) -> None:
+        """Go back to the state after the first ``keep`` actions (undo against the computer)."""
+        if not 0 <= keep <= self.action_count:
+            raise StoreError(f"cannot undo to action {keep}: the match has {self.action_count}")
+        self.store.truncate(self.id, keep)
+        fresh = self.store.open_match(self.id)
+        self.match = fresh.match
+        self.action_count = fresh.action_count
+
+
+def _stored(row: Any, actions: tuple[StoredAction, ...]) -> StoredMatch:
+    try:
+        players = json.loads(row.players)
+        return StoredMatch(
+            id=row.id, kind=row.kind, status=row.status, created_at=row.created_at,
+            updated_at=row.updated_at, rules=Rules.from_dict(json.loads(row.rules)),
+            seed=int(row.seed), first_dealer=int(row.first_dealer),
+            players=(str(players[0]), str(players[1])), meta=json.loads(row.meta),
+            actions=actions, winner=row.winner,
+            totals=None if row.totals is None else tuple(json.loads(row.totals)),
+        )
+    except (ValueError, TypeError, IndexError, HollywoodGinError) as exc:
+        raise StoreError(f"saved match {row.id} is damaged: {exc}") from None
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cursor = dbapi_conn.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def _safe_url(url: str) -> str:
+    """A URL without its password, for error messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
