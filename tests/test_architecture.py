@@ -1,0 +1,42 @@
+"""Layers point inward: the pure core imports only the standard library and itself."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
+CORE = ["actions", "cards", "errors", "hand", "match", "melds", "record", "replay", "rules",
+        "scoring", "sheet"]
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """(level, module) of every import in a file; level > 0 for relative imports."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.extend((0, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.level, node.module or ""))
+    return found
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_core_module_imports_only_stdlib_and_core(module: str) -> None:
+    for level, name in imports_of(PACKAGE / f"{module}.py"):
+        if level:
+            assert level == 1 and name.split(".")[0] in CORE, (
+                f"core module {module} imports the layer .{name}")
+        else:
+            top = name.split(".")[0]
+            assert top in sys.stdlib_module_names, f"core module {module} imports {name}"
+
+
+def test_package_declares_no_required_dependencies() -> None:
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent.parent / "pyproject.toml").read_text())["project"]
+    assert project["dependencies"] == []

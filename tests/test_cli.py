@@ -1,0 +1,105 @@
+"""The ``hollywood-gin`` command line: melds, replay, --json, --help, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hollywood_gin.cli import main
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_melds_prints_best_arrangement(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "melds", "5s 6s 7s 9h 9d 9c Jc Qc Kc 3d")
+    assert code == 0
+    assert "5♠ 6♠ 7♠" in out and "9♥ 9♦ 9♣" in out and "= 3" in out
+
+
+def test_melds_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "melds", "--json", "As,2s,3s,Kd,Kh")
+    data = json.loads(out)
+    assert code == 0
+    assert data == {"cards": ["As", "2s", "3s", "Kd", "Kh"], "melds": [["As", "2s", "3s"]],
+                    "unmatched": ["Kh", "Kd"], "deadwood": 20}
+
+
+def test_melds_discard_ranks_every_discard(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = "As 2s 3s 4h 5h 6h 8d 8c 8h 5c Kd"
+    code, out, _ = run(capsys, "melds", "--discard", "--json", hand)
+    data = json.loads(out)
+    assert code == 0
+    assert data["best"] == ["Kd"]
+    assert len(data["discards"]) == 11
+    by_card = {d["card"]: d for d in data["discards"]}
+    assert by_card["Kd"]["deadwood"] == 5 and by_card["Kd"]["can_knock"]
+    assert by_card["5c"]["deadwood"] == 10 and by_card["5c"]["can_knock"]
+    assert not by_card["As"]["can_knock"]
+    code, out, _ = run(capsys, "melds", "--discard", hand)
+    assert code == 0 and "Best discard: K♦ (deadwood 5)" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["melds", "As", "Zq"], "cannot read card 'Zq'"),
+        (["melds", "As", "as"], "given twice"),
+        (["melds", "--discard", "As", "2s"], "--discard needs 11 cards"),
+        (["replay", "/nonexistent/record.json"], "cannot read record"),
+    ],
+)
+def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                    message: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+
+
+def test_replay_prints_hand_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", str(DOCS / "example-record.json"))
+    assert code == 0
+    assert "Hand 1" in out and "Bob deals" in out and "knocks and wins" in out
+    assert "Match over: Bob wins" in out
+
+
+def test_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", "--json", str(DOCS / "example-record.json"))
+    data = json.loads(out)
+    assert code == 0
+    assert data["players"] == ["Alexandra", "Bob"]
+    assert data["winner"] == 1 and data["totals"] == [0, 352]
+    assert data["hands"][0]["result"]["kind"] == "knock"
+
+
+def test_replay_refuses_a_tampered_record(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DOCS / "example-record.json").read_text())
+    data["hands"][0]["result"]["points"] = 99
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 2 and "hand 1" in err and "states result" in err
+
+
+@pytest.mark.parametrize("command", ["melds", "replay"])
+def test_help_everywhere(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    assert "usage: hollywood-gin " + command in capsys.readouterr().out
+
+
+def test_installed_command_runs() -> None:
+    done = subprocess.run([sys.executable, "-m", "hollywood_gin", "melds", "As 2s 3s"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and "A♠ 2♠ 3♠" in done.stdout

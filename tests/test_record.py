@@ -1,0 +1,149 @@
+"""Match records: the documented, versioned JSON format; replay checks; tampering refused."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hollywood_gin import RecordError, Rules
+from hollywood_gin.match import Match
+from hollywood_gin.record import (
+    RECORD_FORMAT,
+    RECORD_VERSION,
+    dumps_record,
+    load_record,
+    loads_record,
+    match_from_record,
+    record_of_match,
+    save_record,
+)
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def played(seed: int, *, rules: Rules = Rules(), finish: bool = True, hands: int = 99) -> Match:
+    rng = random.Random(seed)
+    match = Match(rules=rules, seed=seed)
+    while True:
+        hand = match.hand
+        while not hand.is_over:
+            ids = hand.legal_action_ids()
+            knocks = [i for i in ids if i >= 56]
+            match.apply_id(knocks[-1] if knocks and rng.random() < 0.7 else rng.choice(ids))
+        if match.finished or len(match.hands) >= hands:
+            break
+        match.next_hand()
+    if not finish:
+        hand = match.next_hand() if not match.finished else match.hand
+        for _ in range(7):
+            if hand.is_over:
+                break
+            match.apply_id(hand.legal_action_ids()[0])
+    return match
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return record_of_match(played(7), players=("Ann", "Bo"))
+
+
+def test_round_trip_replays_to_the_same_match(tmp_path: Path) -> None:
+    match = played(7)
+    path = tmp_path / "m.json"
+    save_record(match, path, players=("Ann", "Bo"))
+    again = load_record(path)
+    assert again.sheet == match.sheet
+    assert [h.deck for h in again.hands] == [h.deck for h in match.hands]
+    assert [h.history for h in again.hands] == [h.history for h in match.hands]
+    assert again.hand == match.hand
+    data = json.loads(path.read_text())
+    assert data["format"] == RECORD_FORMAT and data["version"] == RECORD_VERSION
+    assert data["players"] == ["Ann", "Bo"]
+
+
+def test_unfinished_match_resumes_where_it_stopped() -> None:
+    match = played(3, finish=False, hands=2)
+    again = loads_record(dumps_record(match))
+    assert again.hand == match.hand and not again.finished
+    ids = again.hand.legal_action_ids()
+    again.apply_id(ids[0])  # and play goes on
+
+
+@pytest.mark.parametrize("preset", ["hollywood-20", "classic", "eaai"])
+def test_rules_are_recorded(preset: str) -> None:
+    match = played(5, rules=Rules.preset(preset))
+    assert loads_record(dumps_record(match)).rules == Rules.preset(preset)
+
+
+def test_seedless_record_deals_from_its_decks(record: dict[str, Any]) -> None:
+    data = copy.deepcopy(record)
+    data["seed"] = None
+    match = match_from_record(data)
+    assert [" ".join(c.text for c in h.deck or ()) for h in match.hands] == [
+        h["deck"] for h in record["hands"]]
+
+
+def _tampered(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    data = copy.deepcopy(record)
+    change(data)
+    return data
+
+
+def _swap_two_deck_cards(data: dict[str, Any]) -> None:
+    cards = data["hands"][0]["deck"].split()
+    cards[0], cards[1] = cards[1], cards[0]
+    data["hands"][0]["deck"] = " ".join(cards)
+
+
+TAMPERING = {
+    "format": (lambda d: d.update(format="chess-pgn"), "not a hollywood-gin record"),
+    "version": (lambda d: d.update(version=2), "version 2 is not supported"),
+    "rules": (lambda d: d["rules"].update(knock_limit=42), "rules are invalid"),
+    "unknown rule": (lambda d: d["rules"].update(jokers=True), "unknown rule option"),
+    "seed type": (lambda d: d.update(seed="abc"), "seed must be"),
+    "first dealer": (lambda d: d.update(first_dealer=1 - d["first_dealer"]), "dealer should be"),
+    "no hands": (lambda d: d.update(hands=[]), "hands must be a list"),
+    "deck card": (lambda d: d["hands"][0].update(deck="As " * 52), "given twice"),
+    "deck order": (_swap_two_deck_cards, "does not match the one the seed deals"),
+    "dealer": (lambda d: d["hands"][1].update(dealer=1 - d["hands"][1]["dealer"]),
+               "dealer should be"),
+    "action": (lambda d: d["hands"][0]["actions"].__setitem__(0, "discard As"), "illegal"),
+    "action type": (lambda d: d["hands"][0]["actions"].__setitem__(0, 17), "must be a string"),
+    "bad action text": (lambda d: d["hands"][0]["actions"].__setitem__(0, "fly"),
+                        "cannot read action"),
+    "result": (lambda d: d["hands"][0]["result"].update(points=d["hands"][0]["result"]
+                                                        ["points"] + 1), "states result"),
+    "totals": (lambda d: d["sheet"].update(totals=[0, 0]), "sheet totals"),
+    "extra hand": (lambda d: d["hands"].append(copy.deepcopy(d["hands"][-1])), "match was over"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERING))
+def test_damaged_or_tampered_record_is_refused(record: dict[str, Any], name: str) -> None:
+    change, message = TAMPERING[name]
+    with pytest.raises(RecordError, match=message):
+        match_from_record(_tampered(record, change))
+
+
+@pytest.mark.parametrize("text", ["", "{", "[]", "null", '"x"', "\x00\xff"])
+def test_not_json_or_not_an_object_is_refused(text: str) -> None:
+    with pytest.raises(RecordError):
+        loads_record(text)
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(RecordError, match="cannot read record"):
+        load_record(tmp_path / "nope.json")
+
+
+def test_documented_example_record_loads() -> None:
+    """docs/record-format.md describes docs/example-record.json, which must replay."""
+    text = (DOCS / "record-format.md").read_text()
+    assert f'"version": {RECORD_VERSION}' in text
+    match = load_record(DOCS / "example-record.json")
+    assert match.finished

@@ -1,0 +1,123 @@
+"""Saved games: each action committed before it is applied; replay on load; conflicts; undo."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from hollywood_gin import IllegalActionError, Rules
+from hollywood_gin.actions import action_from_id
+from hollywood_gin.store import DB_ENV, Store, StoreConflict, StoreError, default_url
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Store:
+    s = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    yield s
+    s.close()
+
+
+def play(pm, moves: int, seed: int = 0) -> None:  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    for _ in range(moves):
+        hand = pm.match.hand
+        if hand.is_over:
+            if pm.match.finished:
+                return
+            pm.match.next_hand()
+            hand = pm.match.hand
+        pm.act(action_from_id(rng.choice(hand.legal_action_ids())))
+
+
+def test_every_action_is_saved_and_replays(store: Store) -> None:
+    pm = store.new_match(rules=Rules(), seed=7, players=("me", "computer"))
+    play(pm, 150)
+    again = store.open_match(pm.id)
+    assert again.match.hand == pm.match.hand
+    assert again.match.sheet == pm.match.sheet
+    assert len(store.load(pm.id).actions) == pm.action_count == 150
+
+
+def test_illegal_action_saves_nothing(store: Store) -> None:
+    pm = store.new_match(rules=Rules(), seed=1, players=("a", "b"))
+    before = pm.match.hand.clone()
+    with pytest.raises(IllegalActionError):
+        pm.act(action_from_id(2))  # draw during the opening offer
+    assert pm.match.hand == before
+    assert store.load(pm.id).actions == ()
+
+
+def test_second_writer_gets_a_conflict(store: Store) -> None:
+    pm = store.new_match(rules=Rules(), seed=2, players=("a", "b"))
+    other = store.open_match(pm.id)
+    pm.act(action_from_id(0))
+    with pytest.raises(StoreConflict):
+        other.act(action_from_id(1))
+    assert [a.action for a in store.load(pm.id).actions] == ["pass"]
+
+
+def test_undo_goes_back_and_forgets(store: Store) -> None:
+    pm = store.new_match(rules=Rules(), seed=3, players=("a", "b"))
+    play(pm, 10)
+    snapshot = store.open_match(pm.id)
+    play(snapshot, 6, seed=9)
+    snapshot.undo_to(10)
+    assert snapshot.match.hand == pm.match.hand
+    assert len(store.load(pm.id).actions) == 10
+
+
+def test_hand_results_and_match_end_are_stored(store: Store) -> None:
+    pm = store.new_match(rules=Rules(game_target=20, columns=1), seed=4, players=("a", "b"))
+    rng = random.Random(0)
+    while not pm.match.finished:
+        hand = pm.match.hand
+        if hand.is_over:
+            pm.match.next_hand()
+            continue
+        ids = hand.legal_action_ids()
+        knocks = [i for i in ids if i >= 56]
+        pm.act(action_from_id(knocks[0] if knocks else rng.choice(ids)))
+    row = store.load(pm.id)
+    assert row.status == "finished" and row.winner == pm.match.winner
+    assert row.totals == pm.match.sheet.totals
+    results = [h.result for h in pm.match.hands if h.result is not None]
+    assert [(h["kind"], h["winner"], h["points"]) for h in store.hands(pm.id)] == [
+        (r.kind, r.winner, r.points) for r in results]
+
+
+def test_seat_tokens(store: Store) -> None:
+    pm = store.new_match(rules=Rules(), seed=5, players=("a", "b"), kind="friend")
+    other = store.new_match(rules=Rules(), seed=6, players=("c", "d"), kind="friend")
+    t0, t1 = store.add_seat(pm.id, 0, "a"), store.add_seat(pm.id, 1, "b")
+    assert len(t0) >= 32 and t0 != t1
+    assert store.seat_of_token(pm.id, t0) == 0 and store.seat_of_token(pm.id, t1) == 1
+    assert store.seat_of_token(other.id, t0) is None
+    assert store.seat_of_token(pm.id, "guess") is None
+    assert store.seats(pm.id) == {0: "a", 1: "b"}
+
+
+def test_missing_and_damaged_matches_are_clear_errors(store: Store) -> None:
+    with pytest.raises(StoreError, match="no saved match"):
+        store.open_match("nope")
+    pm = store.new_match(rules=Rules(), seed=8, players=("a", "b"))
+    pm.act(action_from_id(0))
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE hg_actions SET action = 'discard As'")
+    with pytest.raises(StoreError, match="does not replay at action 0"):
+        store.open_match(pm.id)
+
+
+def test_unusable_database_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="cannot open the database"):
+        Store(f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}")
+
+
+def test_default_url_reads_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                           tmp_path: Path) -> None:
+    monkeypatch.setenv(DB_ENV, "sqlite:///" + str(tmp_path / "env.db"))
+    assert default_url().endswith("env.db")
+    monkeypatch.delenv(DB_ENV)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert str(tmp_path / "data") in default_url()
