@@ -101,12 +101,13 @@ def our_state_rss(moves: int = 20, n: int = 20_000) -> float:
     measured the way ``peers.openspiel_state_memory`` measures OpenSpiel's."""
     import subprocess
 
+    paths = [str(HERE.parent / "src"), str(HERE)]
     code = (
-        "import sys, json; sys.path[:0] = [%r, %r]; import bench_core, peers; "
-        "h = bench_core.midgame_hand(moves=%d); before = peers._rss_bytes(); "
-        "keep = [h.clone() for _ in range(%d)]; "
-        "print(json.dumps((peers._rss_bytes() - before) / %d))"
-    ) % (str(HERE.parent / "src"), str(HERE), moves, n, n)
+        f"import sys, json; sys.path[:0] = {paths!r}; import bench_core, peers; "
+        f"h = bench_core.midgame_hand(moves={moves}); before = peers._rss_bytes(); "
+        f"keep = [h.clone() for _ in range({n})]; "
+        f"print(json.dumps((peers._rss_bytes() - before) / {n}))"
+    )
     done = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
                           text=True)
     return float(json.loads(done.stdout))

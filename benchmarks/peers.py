@@ -165,7 +165,7 @@ def rlcard_deadwood_fn():
 # ------------------------------------------------------------- full hands --
 
 def openspiel_random_hands(n: int, seed: int = 0, driver: str = "python",
-                           initial: str = "clone", stats: dict = None) -> int:
+                           initial: str = "clone", stats: dict | None = None) -> int:
     """Play ``n`` uniformly random full hands (deal to terminal) of OpenSpiel
     ``gin_rummy`` (default params: knock_card=10, gin_bonus=25,
     undercut_bonus=25, hand ends at the 2-card wall).  Returns ``n``.
@@ -220,7 +220,7 @@ def _openspiel_initial_state_factory(game, initial: str):
 
 
 def openspiel_simple_bot_hands(n: int, seed: int = 0, initial: str = "clone",
-                               stats: dict = None) -> int:
+                               stats: dict | None = None) -> int:
     """Play ``n`` full hands of OpenSpiel ``gin_rummy`` with
     ``pyspiel.make_simple_gin_rummy_bot(game.get_parameters(), player_id)``
     on both seats, each hand via ``pyspiel.evaluate_bots(state, bots, seed)``
@@ -245,7 +245,7 @@ def openspiel_simple_bot_hands(n: int, seed: int = 0, initial: str = "clone",
 
 
 def rlcard_random_hands(n: int, seed: int = 0, driver: str = "game",
-                        stats: dict = None) -> int:
+                        stats: dict | None = None) -> int:
     """Play ``n`` uniformly random full hands of RLCard gin rummy.  Returns n.
 
     driver="game" (fastest fair loop): ``GinRummyGame`` directly --
@@ -360,9 +360,9 @@ def openspiel_state_memory_subprocess(player_moves: int = 20) -> dict:
     import subprocess
     import sys
     here = os.path.dirname(os.path.abspath(__file__))
-    code = ("import json, sys; sys.path.insert(0, %r); import peers; "
+    code = (f"import json, sys; sys.path.insert(0, {here!r}); import peers; "
             "print(json.dumps(peers.openspiel_state_memory("
-            "player_moves=%d)))" % (here, player_moves))
+            f"player_moves={player_moves})))")
     out = subprocess.run([sys.executable, "-c", code], check=True,
                          capture_output=True, text=True).stdout
     return json.loads(out)

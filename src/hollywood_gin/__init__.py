@@ -71,6 +71,7 @@ __all__ = [
     "gin_discards",
     "knock_discards",
     "mask_of",
+    "parse_action",
     "parse_card",
     "parse_cards",
     "score_hand",
