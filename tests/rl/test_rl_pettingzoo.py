@@ -1,0 +1,120 @@
+"""The PettingZoo AEC environments pass PettingZoo's own API and seed tests, and keep
+each seat's observation to what that seat may know (R3.4, R4.4)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from hollywood_gin.actions import ACTION_COUNT
+from hollywood_gin.errors import IllegalActionError
+from hollywood_gin.rl import OBS_SIZE, encode_view, hand_env, match_env
+from hollywood_gin.rl.observation import SHEET_OFFSET
+
+
+def _play(env, seed: int, max_steps: int = 100_000) -> tuple[dict[str, float], int]:
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    steps = 0
+    for agent in env.agent_iter(max_steps):
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return totals, steps
+
+
+@pytest.mark.parametrize("make", [hand_env, match_env])
+def test_pettingzoo_api_test(make) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations draw PettingZoo's advisory warnings
+        api_test(make(), num_cycles=200)
+
+
+@pytest.mark.parametrize("make", [hand_env, match_env])
+def test_pettingzoo_seed_test(make) -> None:
+    seed_test(make, num_cycles=200)
+
+
+def test_hand_rewards_are_the_hand_points_zero_sum() -> None:
+    for seed in range(5):
+        env = hand_env()
+        totals, _ = _play(env, seed)
+        result = env.episode.hand.result
+        assert result is not None
+        expected = 0.0 if result.winner is None else float(result.points)
+        winner = "player_0" if result.winner == 0 else "player_1"
+        assert totals["player_0"] == -totals["player_1"]
+        if result.winner is not None:
+            assert totals[winner] == expected
+
+
+def test_match_points_reward_sums_to_the_sheet_difference() -> None:
+    env = match_env(rules="classic", max_hands=60)
+    totals, _ = _play(env, 3)
+    t0, t1 = env.episode.match.sheet.totals
+    assert totals["player_0"] == pytest.approx(t0 - t1)
+    assert totals["player_1"] == pytest.approx(t1 - t0)
+
+
+def test_match_result_reward_is_plus_minus_one_for_the_winner() -> None:
+    env = match_env(rules="classic", reward="result", max_hands=400)
+    totals, _ = _play(env, 5)
+    sheet = env.episode.match.sheet
+    if sheet.finished and sheet.winner is not None:
+        assert totals[f"player_{sheet.winner}"] == 1.0
+        assert totals[f"player_{1 - sheet.winner}"] == -1.0
+    else:
+        assert totals == {"player_0": 0.0, "player_1": 0.0}
+
+
+def test_observation_is_the_view_encoding_and_hides_the_opponent() -> None:
+    env = match_env()
+    env.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        agent = env.agent_selection
+        obs, *_ = env.last()
+        seat = env.possible_agents.index(agent)
+        episode = env.episode
+        view = episode.hand.view(seat)
+        assert obs["observation"].shape == (OBS_SIZE,)
+        np.testing.assert_array_equal(obs["observation"], encode_view(view, episode.sheet))
+        hidden = episode.hand.hands[1 - seat] & ~episode.hand.known[1 - seat]
+        for i in range(52):
+            if hidden >> i & 1:
+                assert obs["observation"][i] == 0  # own-hand plane
+                assert obs["observation"][260 + i] == 0  # opponent-known plane
+        legal = np.flatnonzero(obs["action_mask"])
+        assert sorted(legal.tolist()) == sorted(episode.hand.legal_action_ids())
+        other = env.observe(env.possible_agents[1 - seat])
+        assert not other["action_mask"].any()  # the seat not to act has no legal action
+        env.step(int(rng.choice(legal)))
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+
+
+def test_hand_env_has_no_sheet_and_match_env_does() -> None:
+    env = hand_env()
+    env.reset(seed=1)
+    assert not env.observe("player_0")["observation"][SHEET_OFFSET:].any()
+    env = match_env()
+    env.reset(seed=1)
+    assert env.observe("player_0")["observation"][SHEET_OFFSET + 4] == 1.0  # column 1 open
+
+
+def test_illegal_action_raises_and_action_space_is_the_fixed_one() -> None:
+    env = hand_env()
+    env.reset(seed=2)
+    assert env.action_space("player_0").n == ACTION_COUNT
+    obs, *_ = env.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError):
+        env.step(illegal)
