@@ -143,15 +143,23 @@ class Card:
         return self.index
 
     def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index < other.index
 
     def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index <= other.index
 
     def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index > other.index
 
     def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
         return self.index >= other.index
 
 

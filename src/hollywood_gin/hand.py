@@ -475,6 +475,7 @@ class Hand:
             discard = CARDS[action_id - KNOCK_BASE]
             knocker = self.hands[p] & ~discard.bit
             self.hands[p] = knocker
+            self.known[p] &= knocker  # a pile card may go out as the knock discard
         score = score_hand_masks(
             knocker, self.hands[1 - p], rules=self.rules, knocker_melds=melds,
             knock_limit=self.knock_limit,

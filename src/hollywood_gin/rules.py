@@ -42,11 +42,12 @@ class Rules:
         need(is_int("knock_limit") and 0 <= self.knock_limit <= 10, "knock_limit",
              "it must be a whole number from 0 to 10")
         need(isinstance(self.oklahoma, bool), "oklahoma", "it must be true or false")
-        need(is_int("gin_bonus") and self.gin_bonus >= 0, "gin_bonus",
-             "it must be a whole number, 0 or more")
-        need(self.big_gin_bonus is None or (is_int("big_gin_bonus") and self.big_gin_bonus >= 0),
-             "big_gin_bonus", "it must be null (no big gin) or a whole number, 0 or more")
-        # R5.8: every won hand scores at least 1, so an undercut on equal counts needs a bonus.
+        # R5.8: every won hand scores at least 1, so a gin against no deadwood and an
+        # undercut on equal counts each need a bonus of at least 1.
+        need(is_int("gin_bonus") and self.gin_bonus >= 1, "gin_bonus",
+             "it must be a whole number, 1 or more (R5.8)")
+        need(self.big_gin_bonus is None or (is_int("big_gin_bonus") and self.big_gin_bonus >= 1),
+             "big_gin_bonus", "it must be null (no big gin) or a whole number, 1 or more (R5.8)")
         need(is_int("undercut_bonus") and self.undercut_bonus >= 1, "undercut_bonus",
              "it must be a whole number, 1 or more (R5.8)")
         need(isinstance(self.discard_taken_card, bool), "discard_taken_card",

@@ -1,0 +1,198 @@
+"""Rule options and presets (RULES.md §9)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+
+from hollywood_gin.errors import RulesError
+from hollywood_gin.rules import PRESETS, Rules
+
+#: The table of RULES.md §9: option name and default.
+TABLE: dict[str, Any] = {
+    "knock_limit": 10,
+    "oklahoma": False,
+    "gin_bonus": 25,
+    "big_gin_bonus": None,
+    "undercut_bonus": 10,
+    "discard_taken_card": False,
+    "dead_hand_stock": 2,
+    "next_dealer": "winner",
+    "columns": 3,
+    "game_target": 100,
+    "game_bonus": 100,
+    "shutout_game_bonus": 200,
+    "box_bonus": 20,
+}
+
+#: Values the table lists under "other values seen": each must be accepted.
+OTHER_VALUES: list[tuple[str, Any]] = [
+    *(("knock_limit", n) for n in range(11)),
+    ("oklahoma", True),
+    ("gin_bonus", 20),
+    ("big_gin_bonus", 31),
+    ("undercut_bonus", 20),
+    ("undercut_bonus", 25),
+    ("discard_taken_card", True),
+    ("next_dealer", "alternate"),
+    ("next_dealer", "loser"),
+    ("columns", 1),
+    ("game_target", 125),
+    ("game_target", 150),
+    ("game_bonus", 0),
+    ("box_bonus", 25),
+    ("box_bonus", 0),
+]
+
+BAD_VALUES: list[tuple[str, Any]] = [
+    ("knock_limit", -1),
+    ("knock_limit", 11),
+    ("knock_limit", 2.5),
+    ("knock_limit", True),
+    ("knock_limit", "10"),
+    ("oklahoma", 1),
+    ("oklahoma", "yes"),
+    ("gin_bonus", -1),
+    ("gin_bonus", 0),  # R5.8: a gin against no deadwood must still score
+    ("gin_bonus", 20.0),
+    ("gin_bonus", None),
+    ("big_gin_bonus", -5),
+    ("big_gin_bonus", 0),
+    ("big_gin_bonus", False),
+    ("big_gin_bonus", "31"),
+    ("undercut_bonus", 0),
+    ("undercut_bonus", -10),
+    ("discard_taken_card", 0),
+    ("discard_taken_card", None),
+    ("dead_hand_stock", -1),
+    ("dead_hand_stock", 2.0),
+    ("next_dealer", "dealer"),
+    ("next_dealer", None),
+    ("columns", 0),
+    ("columns", 2.0),
+    ("game_target", 0),
+    ("game_target", "100"),
+    ("game_bonus", -100),
+    ("shutout_game_bonus", -1),
+    ("box_bonus", -20),
+    ("box_bonus", True),
+]
+
+
+def test_R9_every_option_exists_with_its_name_and_default() -> None:
+    names = [f.name for f in dataclasses.fields(Rules)]
+    assert sorted(names) == sorted(TABLE)
+    rules = Rules()
+    for name, default in TABLE.items():
+        value = getattr(rules, name)
+        assert value == default and type(value) is type(default), name
+    assert rules.to_dict() == TABLE
+
+
+def test_R9_preset_hollywood_is_the_defaults() -> None:
+    assert PRESETS["hollywood"] == Rules()
+    assert Rules.preset("hollywood").to_dict() == TABLE
+
+
+def test_R9_preset_hollywood_20_has_gin_bonus_20() -> None:
+    assert Rules.preset("hollywood-20").to_dict() == {**TABLE, "gin_bonus": 20}
+
+
+def test_R9_preset_classic_is_one_game_to_100() -> None:
+    assert Rules.preset("classic").to_dict() == {**TABLE, "columns": 1}
+
+
+def test_R9_preset_eaai_matches_the_challenge_rules() -> None:
+    # one game to 100, gin 25, undercut 25, no game, box or shutout bonus, the first player
+    # alternating, a taken discard never discarded in the same turn.
+    assert Rules.preset("eaai").to_dict() == {
+        **TABLE,
+        "columns": 1,
+        "game_target": 100,
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "game_bonus": 0,
+        "shutout_game_bonus": 0,
+        "box_bonus": 0,
+        "next_dealer": "alternate",
+        "discard_taken_card": False,
+    }
+
+
+def test_R9_exactly_four_presets_each_knowing_its_name() -> None:
+    assert sorted(PRESETS) == ["classic", "eaai", "hollywood", "hollywood-20"]
+    for name, rules in PRESETS.items():
+        assert Rules.preset(name) is rules
+        assert rules.preset_name == name
+    assert Rules(knock_limit=7).preset_name is None
+
+
+def test_R9_unknown_preset_is_an_error_listing_the_presets() -> None:
+    with pytest.raises(RulesError, match=r"'gin-rummy'.*classic, eaai, hollywood, hollywood-20"):
+        Rules.preset("gin-rummy")
+
+
+@pytest.mark.parametrize("name,value", OTHER_VALUES)
+def test_R9_other_values_seen_are_accepted(name: str, value: Any) -> None:
+    assert getattr(Rules(**{name: value}), name) == value
+
+
+@pytest.mark.parametrize("name,value", BAD_VALUES)
+def test_R9_bad_value_raises_rules_error_naming_the_option(name: str, value: Any) -> None:
+    with pytest.raises(RulesError) as info:
+        Rules(**{name: value})
+    assert name in str(info.value)
+    assert repr(value) in str(info.value)
+    assert isinstance(info.value, ValueError)
+    with pytest.raises(RulesError, match=name):
+        Rules().replace(**{name: value})
+    with pytest.raises(RulesError, match=name):
+        Rules.from_dict({**TABLE, name: value})
+
+
+def test_R9_rules_are_frozen_and_hashable() -> None:
+    rules = Rules()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.knock_limit = 5  # type: ignore[misc]
+    assert hash(rules) == hash(Rules())
+    assert len({Rules(), Rules(), Rules(gin_bonus=20)}) == 2
+
+
+def test_R9_options_are_keyword_only() -> None:
+    with pytest.raises(TypeError):
+        Rules(10)  # type: ignore[misc]
+
+
+def test_R9_replace_makes_a_validated_copy() -> None:
+    rules = Rules()
+    changed = rules.replace(knock_limit=5, oklahoma=True)
+    assert changed.knock_limit == 5 and changed.oklahoma
+    assert rules.knock_limit == 10 and not rules.oklahoma
+    with pytest.raises(RulesError, match="knock_limt"):
+        rules.replace(knock_limt=5)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_R9_to_dict_from_dict_round_trip(name: str) -> None:
+    rules = PRESETS[name]
+    data = rules.to_dict()
+    assert Rules.from_dict(data) == rules
+    assert Rules.from_dict(dict(data)).to_dict() == data
+
+
+def test_R9_from_dict_fills_missing_options_with_defaults() -> None:
+    assert Rules.from_dict({}) == Rules()
+    assert Rules.from_dict({"gin_bonus": 20}) == PRESETS["hollywood-20"]
+
+
+def test_R9_from_dict_rejects_unknown_options_by_name() -> None:
+    with pytest.raises(RulesError, match="spades_double"):
+        Rules.from_dict({**TABLE, "spades_double": True})
+
+
+@pytest.mark.parametrize("data", [None, [], "hollywood", 3])
+def test_R9_from_dict_rejects_non_mappings(data: object) -> None:
+    with pytest.raises(RulesError, match="rules must be an object"):
+        Rules.from_dict(data)
