@@ -26,8 +26,11 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 
+# The web tests need Debian's Chromium and a PostgreSQL server; .ci/browser.sh and
+# .ci/postgres.sh install them when missing (with apt-get, as root) and start PostgreSQL.
 test: lint
-	$(BIN)/python -m pytest
+	bash .ci/browser.sh >/dev/null
+	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

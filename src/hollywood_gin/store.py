@@ -15,7 +15,7 @@ import os
 import secrets
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +32,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -43,13 +44,14 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from .actions import Action, parse_action
-from .errors import HollywoodGinError
+from .errors import HollywoodGinError, IllegalActionError
 from .hand import HandResult
 from .match import Match
 from .rules import Rules
 
 __all__ = [
     "DB_ENV",
+    "PendingAction",
     "PersistentMatch",
     "Store",
     "StoreConflict",
@@ -168,6 +170,19 @@ class StoredMatch:
     totals: tuple[int, int] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """One checked action, ready to commit: what :meth:`Store.append_action` takes."""
+
+    match_id: str
+    seq: int
+    hand_number: int
+    player: int
+    action: str
+    hand_result: HandResult | None = None
+    finished: tuple[int | None, tuple[int, int]] | None = None
+
+
 class Store:
     """A connection to the saved-games database (created on first use)."""
 
@@ -232,44 +247,117 @@ class Store:
         ``seq`` is the action's place in the log, from 0; if it is taken already
         another writer was first and :class:`StoreConflict` is raised.
         """
-        now = time.time()
         try:
             with self._tx() as conn:
-                row = conn.execute(
-                    select(matches_table.c.action_count).where(matches_table.c.id == match_id)
-                ).first()
-                if row is None:
-                    raise StoreError(f"no saved match {match_id!r}")
-                if row[0] != seq:
-                    raise StoreConflict(
-                        f"match {match_id} has {row[0]} actions saved; cannot save action {seq}"
-                    )
-                conn.execute(insert(actions_table).values(
-                    match_id=match_id, seq=seq, hand_number=hand_number, player=player,
-                    action=action, created_at=now,
-                ))
-                values: dict[str, Any] = {"action_count": seq + 1, "updated_at": now}
-                if finished is not None:
-                    values.update(status="finished", winner=finished[0],
-                                  totals=json.dumps(list(finished[1])))
-                result = conn.execute(
-                    update(matches_table)
-                    .where(matches_table.c.id == match_id, matches_table.c.action_count == seq)
-                    .values(**values)
-                )
-                if result.rowcount != 1:
-                    raise StoreConflict(f"match {match_id} changed while saving action {seq}")
-                if hand_result is not None:
-                    conn.execute(delete(hands_table).where(
-                        hands_table.c.match_id == match_id,
-                        hands_table.c.hand_number == hand_number))
-                    conn.execute(insert(hands_table).values(
-                        match_id=match_id, hand_number=hand_number, kind=hand_result.kind,
-                        winner=hand_result.winner, knocker=hand_result.knocker,
-                        points=hand_result.points,
-                    ))
+                self._append_in(conn, PendingAction(match_id, seq, hand_number, player, action,
+                                                    hand_result, finished), time.time())
         except IntegrityError:
             raise StoreConflict(f"action {seq} of match {match_id} is saved already") from None
+
+    def append_actions(self, pending: Sequence[PendingAction]) -> None:
+        """Commit actions of several matches in one transaction, all or none (group commit:
+        a server pays one disk flush for many tables).  Raises like :meth:`append_action`
+        for the first that cannot be saved; then nothing of the batch is saved."""
+        now = time.time()
+        if len({item.match_id for item in pending}) != len(pending):
+            raise StoreError("a batch may hold one action per match")
+        try:
+            with self._tx() as conn:
+                self._append_batch(conn, pending, now)
+        except IntegrityError:
+            raise StoreConflict("an action of the batch is saved already") from None
+
+    def _append_batch(self, conn: Connection, pending: Sequence[PendingAction], now: float
+                      ) -> None:
+        """:meth:`_append_in` for many matches in a few statements (one round trip each)."""
+        ids = [item.match_id for item in pending]
+        counts = dict(conn.execute(
+            select(matches_table.c.id, matches_table.c.action_count)
+            .where(matches_table.c.id.in_(ids))
+        ).all())
+        for item in pending:
+            if item.match_id not in counts:
+                raise StoreError(f"no saved match {item.match_id!r}")
+            if counts[item.match_id] != item.seq:
+                raise StoreConflict(f"match {item.match_id} has {counts[item.match_id]} actions "
+                                    f"saved; cannot save action {item.seq}")
+        conn.execute(insert(actions_table), [
+            {"match_id": i.match_id, "seq": i.seq, "hand_number": i.hand_number,
+             "player": i.player, "action": i.action, "created_at": now} for i in pending])
+        plain = [i for i in pending if i.finished is None]
+        if plain:
+            result = conn.execute(
+                update(matches_table)
+                .where(matches_table.c.id == bindparam("b_id"),
+                       matches_table.c.action_count == bindparam("b_seq"))
+                .values(action_count=bindparam("b_next"), updated_at=now),
+                [{"b_id": i.match_id, "b_seq": i.seq, "b_next": i.seq + 1} for i in plain],
+            )
+            if result.rowcount not in (-1, len(plain)):
+                raise StoreConflict("a match changed while saving the batch")
+        for item in pending:
+            if item.finished is not None or item.hand_result is not None:
+                self._finish_in(conn, item, now)
+
+    def _finish_in(self, conn: Connection, item: PendingAction, now: float) -> None:
+        """The rarer rows of an action already inserted: its hand's result, the match's end."""
+        if item.finished is not None:
+            result = conn.execute(
+                update(matches_table)
+                .where(matches_table.c.id == item.match_id,
+                       matches_table.c.action_count == item.seq)
+                .values(action_count=item.seq + 1, updated_at=now, status="finished",
+                        winner=item.finished[0], totals=json.dumps(list(item.finished[1])))
+            )
+            if result.rowcount != 1:
+                raise StoreConflict(f"match {item.match_id} changed while saving action "
+                                    f"{item.seq}")
+        if item.hand_result is not None:
+            conn.execute(delete(hands_table).where(
+                hands_table.c.match_id == item.match_id,
+                hands_table.c.hand_number == item.hand_number))
+            conn.execute(insert(hands_table).values(
+                match_id=item.match_id, hand_number=item.hand_number,
+                kind=item.hand_result.kind, winner=item.hand_result.winner,
+                knocker=item.hand_result.knocker, points=item.hand_result.points,
+            ))
+
+    def _append_in(self, conn: Connection, item: PendingAction, now: float) -> None:
+        match_id, seq, hand_number = item.match_id, item.seq, item.hand_number
+        hand_result, finished = item.hand_result, item.finished
+        row = conn.execute(
+            select(matches_table.c.action_count).where(matches_table.c.id == match_id)
+        ).first()
+        if row is None:
+            raise StoreError(f"no saved match {match_id!r}")
+        if row[0] != seq:
+            raise StoreConflict(
+                f"match {match_id} has {row[0]} actions saved; cannot save action {seq}"
+            )
+        conn.execute(insert(actions_table).values(
+            match_id=match_id, seq=seq, hand_number=hand_number, player=item.player,
+            action=item.action, created_at=now,
+        ))
+        values: dict[str, Any] = {"action_count": seq + 1, "updated_at": now}
+        if finished is not None:
+            values.update(status="finished", winner=finished[0],
+                          totals=json.dumps(list(finished[1])))
+        result = conn.execute(
+            update(matches_table)
+            .where(matches_table.c.id == match_id, matches_table.c.action_count == seq)
+            .values(**values)
+        )
+        if result.rowcount != 1:
+            raise StoreConflict(f"match {match_id} changed while saving action {seq}")
+        if hand_result is not None:
+            conn.execute(delete(hands_table).where(
+                hands_table.c.match_id == match_id,
+                hands_table.c.hand_number == hand_number))
+            conn.execute(insert(hands_table).values(
+                match_id=match_id, hand_number=hand_number, kind=hand_result.kind,
+                winner=hand_result.winner, knocker=hand_result.knocker,
+                points=hand_result.points,
+            ))
 
     def truncate(self, match_id: str, keep: int) -> None:
         """Forget every action from ``keep`` on (undo), and the hands they ended."""
@@ -436,6 +524,37 @@ class PersistentMatch:
         )
         self.action_count += 1
         return match.apply(action, player)
+
+    def prepare(self, action: Action, player: int | None = None) -> PendingAction:
+        """Check an action and say what committing it stores, changing nothing (the first
+        half of :meth:`act`, for servers that commit many tables' actions together).
+
+        The current hand must not be over.  Commit the result with
+        :meth:`Store.append_actions`, then call :meth:`applied`.
+        """
+        match = self.match
+        if match.hand.is_over:
+            raise IllegalActionError("the hand is over: deal the next one first")
+        hand = match.hand
+        hand.check(action, player)
+        trial = hand.clone()
+        trial.apply(action, player)
+        result = trial.result
+        finished: tuple[int | None, tuple[int, int]] | None = None
+        if result is not None and result.winner is not None:
+            sheet = match.sheet.copy()
+            sheet.record(result.winner, result.points)
+            if sheet.finished:
+                finished = (sheet.winner, sheet.totals)
+        return PendingAction(self.id, self.action_count, len(match.hands), hand.to_act,
+                             str(action), result, finished)
+
+    def applied(self, pending: PendingAction, action: Action) -> HandResult | None:
+        """Apply an action whose :meth:`prepare` result has been committed."""
+        if pending.seq != self.action_count or pending.match_id != self.id:
+            raise StoreError(f"action {pending.seq} is not the next action of match {self.id}")
+        self.action_count += 1
+        return self.match.apply(action, pending.player)
 
     def undo_to(self, keep: int) -> None:
         """Go back to the state after the first ``keep`` actions (undo against the computer)."""

@@ -1,0 +1,267 @@
+"""The ASGI app: pages, a small JSON API to create and join tables, and one WebSocket per seat.
+
+Security lives here at the edges: a WebSocket from an Origin that is not
+this site's is refused before it opens; the first frame must carry the
+seat's token (never in a URL, so never in a log); frames are size-limited
+and strictly checked; HTTP answers carry a strict Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..store import Store
+from .protocol import MAX_MESSAGE_BYTES, Hello, ProtocolError, error_frame, parse_client_message
+from .tables import BotFactory, Outbox, TableError, TableManager, default_bot_factory, error_for
+
+__all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "create_app"]
+
+log = logging.getLogger("hollywood_gin.web")
+
+STATIC_DIR = Path(__file__).with_name("static")
+HELLO_TIMEOUT = 10.0
+MAX_BODY = 4096
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """Pure ASGI middleware adding the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def _origin_ok(headers: Any, scope: Scope, allowed: frozenset[str] | None) -> bool:
+    """A browser always sends Origin on a WebSocket; only this site's own may open one."""
+    origin = headers.get("origin")
+    if not origin:
+        return False
+    if allowed is not None:
+        return bool(origin in allowed)
+    scheme = "https" if scope.get("scheme") in ("https", "wss") else "http"
+    host = headers.get("host")
+    return bool(host) and bool(origin == f"{scheme}://{host}")
+
+
+def create_app(
+    *,
+    db_url: str | None = None,
+    store: Store | None = None,
+    allowed_origins: Iterable[str] | None = None,
+    bot_factory: BotFactory = default_bot_factory,
+    bot_delay: float = 0.6,
+) -> Starlette:
+    """The web app over one store.
+
+    ``allowed_origins`` are the exact origins (``http://127.0.0.1:8000``) whose pages may
+    open a table's WebSocket; None accepts only the origin matching the request's Host.
+    ``bot_delay`` is the pause before each computer action, so a person can follow it.
+    """
+    the_store = store if store is not None else Store(db_url)
+    manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
+    origins = None if allowed_origins is None else frozenset(o.rstrip("/") for o in allowed_origins)
+
+    def page(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        origin = request.headers.get("origin")
+        if origin is not None and not _origin_ok(request.headers, request.scope, origins):
+            raise TableError(403, "requests from other sites are refused")
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise TableError(413, f"the request body is larger than {MAX_BODY} bytes")
+        try:
+            data = json.loads(body or b"{}")
+        except ValueError:
+            raise TableError(400, "the request body must be a JSON object") from None
+        if not isinstance(data, dict):
+            raise TableError(400, "the request body must be a JSON object")
+        return data
+
+    async def create_table(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+            unknown = set(data) - {"opponent", "level", "preset", "name"}
+            if unknown:
+                raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
+            out = await manager.create(opponent=data.get("opponent"), level=data.get("level"),
+                                       preset=data.get("preset"), name=data.get("name"))
+        except TableError as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse(out, status_code=201)
+
+    async def join_table(request: Request) -> Response:
+        try:
+            data = await read_json(request)
+            unknown = set(data) - {"invite", "name"}
+            if unknown:
+                raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
+            out = await manager.join(request.path_params["table"], invite=data.get("invite"),
+                                     name=data.get("name"))
+        except TableError as exc:
+            return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse(out)
+
+    def health(request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    async def table_socket(websocket: WebSocket) -> None:
+        if not _origin_ok(websocket.headers, websocket.scope, origins):
+            await websocket.close(code=1008)  # before accept: the handshake gets HTTP 403
+            return
+        await websocket.accept()
+        outbox = Outbox()
+        writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+        try:
+            await _serve_seat(websocket, manager, outbox)
+        finally:
+            outbox.close(outbox.close_code)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 5)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        manager.close()
+        if store is None:
+            the_store.close()
+
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/t/{table}", page),
+            Route("/join/{table}", page),
+            Route("/api/health", health),
+            Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables/{table}/join", join_table, methods=["POST"]),
+            WebSocketRoute("/ws/{table}", table_socket),
+            Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        ],
+        middleware=[],
+        lifespan=lifespan,
+    )
+    app.add_middleware(SecurityHeaders)
+    app.state.manager = manager
+    app.state.store = the_store
+    return app
+
+
+async def _write(websocket: WebSocket, outbox: Outbox) -> None:
+    """Send the outbox's frames in order; close the socket when it is closed."""
+    try:
+        while True:
+            text = await outbox.queue.get()
+            if text is None:
+                break
+            await websocket.send_text(text)
+        await websocket.close(code=outbox.close_code)
+    except Exception:  # the peer went away; the reader notices too
+        outbox.closed = True
+
+
+async def _receive(websocket: WebSocket) -> str | bytes | None:
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    return bytes(message.get("bytes") or b"")
+
+
+async def _serve_seat(websocket: WebSocket, manager: TableManager, outbox: Outbox) -> None:
+    """Hello first (the token), then one reply per refused message until the peer leaves."""
+    table_id = websocket.path_params["table"]
+    try:
+        raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+    except (TimeoutError, WebSocketDisconnect):
+        outbox.put(error_frame("auth", "no hello with a seat token in time"))
+        outbox.close(4408)
+        return
+    if raw is None:
+        return
+    try:
+        hello = parse_client_message(raw)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("auth", "the first message must be a hello with the seat token")
+        table, seat = await manager.authenticate(table_id, hello.token)
+    except ProtocolError as exc:
+        outbox.put(error_for(exc))
+        outbox.close(4403)
+        return
+    await manager.attach(table, seat, outbox)
+    try:
+        while not outbox.closed:
+            try:
+                raw = await _receive(websocket)
+            except WebSocketDisconnect:
+                break
+            if raw is None:
+                break
+            try:
+                msg = parse_client_message(raw)
+                await manager.handle(table, seat, outbox, msg)
+            except ProtocolError as exc:
+                outbox.put(error_for(exc, getattr(_maybe(raw), "rid", None)))
+    finally:
+        await manager.detach(table, seat, outbox)
+
+
+class _Rid:
+    def __init__(self, rid: int | None) -> None:
+        self.rid = rid
+
+
+def _maybe(raw: str | bytes) -> _Rid:
+    """The rid of a refused message, when it has a readable one, so the client can match it."""
+    if isinstance(raw, bytes) or len(raw) > MAX_MESSAGE_BYTES:
+        return _Rid(None)
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return _Rid(None)
+    rid = data.get("rid") if isinstance(data, dict) else None
+    ok = isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid < 2**31
+    return _Rid(rid if ok else None)

@@ -1,0 +1,89 @@
+"""The ``serve`` subcommand: the web app on uvicorn.
+
+Importing this module needs only the standard library (the CLI imports it to
+build its parser); Starlette, uvicorn and SQLAlchemy are imported when
+``serve`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import os
+
+__all__ = ["register", "serve_origins"]
+
+DB_ENV = "HOLLYWOOD_GIN_DB"
+#: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
+#: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
+WS_MAX_SIZE = 1 << 20
+
+
+def serve_origins(host: str, port: int, extra: list[str]) -> list[str] | None:
+    """The origins allowed to open a WebSocket.
+
+    On a loopback address only ``http://127.0.0.1:PORT``, ``http://localhost:PORT`` and
+    ``http://[::1]:PORT`` (so a DNS-rebinding page cannot pass), plus ``--origin`` values.
+    On another address the page's Origin must match the Host it asked for, unless
+    ``--origin`` names the public origins exactly.
+    """
+    try:
+        loopback = ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = host == "localhost"
+    if extra:
+        base = [f"http://127.0.0.1:{port}", f"http://localhost:{port}"] if loopback else []
+        return base + [o.rstrip("/") for o in extra]
+    if loopback:
+        return [f"http://127.0.0.1:{port}", f"http://localhost:{port}", f"http://[::1]:{port}"]
+    return None
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..store import Store
+    from .app import create_app
+
+    store = Store(args.db or os.environ.get(DB_ENV) or None)
+    origins = serve_origins(args.host, args.port, args.origin)
+    app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay)
+    print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
+          flush=True)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
+                    log_level=args.log_level, access_log=args.access_log, lifespan="on")
+    finally:
+        store.close()
+    return 0
+
+
+def _safe(url: str) -> str:
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve`` to the ``hollywood-gin`` command."""
+    serve = subparsers.add_parser(
+        "serve", help="play in the browser: the web app",
+        description="Serve the web game: against the computer or a friend, saved as it goes. "
+        "SQLite by default; PostgreSQL with --db postgresql+psycopg://USER:PASS@HOST/DB.",
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--db", default=None,
+                       help=f"database URL (default: ${DB_ENV}, else a SQLite file in the "
+                       "user's data directory)")
+    serve.add_argument("--origin", action="append", default=[], metavar="ORIGIN",
+                       help="an origin allowed to open tables, like https://gin.example.com "
+                       "(repeatable; needed behind a proxy or on a public name)")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each computer action (0.6)")
+    serve.add_argument("--log-level", default="info",
+                       choices=["critical", "error", "warning", "info", "debug"])
+    serve.add_argument("--no-access-log", dest="access_log", action="store_false",
+                       help="do not log every HTTP request")
+    serve.set_defaults(func=_cmd_serve)

@@ -1,0 +1,544 @@
+"""The table protocol: strict checks of what a browser sends, and frames built only from views.
+
+Every message a seat receives is built here from a :class:`MatchView` (the
+seat's own :class:`HandView` and the public sheet), never from a ``Hand``, so
+nothing the seat may not know can reach it.  Client messages are checked by
+hand against :data:`CLIENT_SCHEMA` (documented in ``docs/protocol.md``); a
+bad one raises :class:`ProtocolError` carrying the code of the error frame.
+This module imports only the standard library and the core.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..cards import Card
+from ..hand import HandResult, HandView, Phase
+from ..match import MatchView
+from ..melds import best_melds, deadwood
+from ..sheet import ScoreSheet
+
+__all__ = [
+    "CLIENT_SCHEMA",
+    "ERROR_CODES",
+    "MAX_MESSAGE_BYTES",
+    "PROTOCOL_VERSION",
+    "SERVER_SCHEMA",
+    "Act",
+    "ClientMessage",
+    "Hello",
+    "NextHand",
+    "ProtocolError",
+    "Sync",
+    "TableInfo",
+    "error_frame",
+    "parse_client_message",
+    "state_frame",
+]
+
+PROTOCOL_VERSION = 1
+#: Largest text frame the server reads; a longer one gets a ``too_large`` error frame.
+MAX_MESSAGE_BYTES = 4096
+MAX_SEQ = 1_000_000
+MAX_RID = 2**31 - 1
+TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+ACTION_RE = re.compile(r"^[A-Za-z0-9 /-]{1,64}$")
+
+#: Codes of error frames, each with what it means (also in docs/protocol.md).
+ERROR_CODES: dict[str, str] = {
+    "bad_json": "the frame is not a JSON object in UTF-8 text",
+    "too_large": f"the frame is longer than {MAX_MESSAGE_BYTES} bytes",
+    "schema": "the message does not follow the schema (unknown type, missing or extra field)",
+    "auth": "no valid seat token for this table (missing, wrong, or another table's)",
+    "not_your_turn": "it is the other seat's turn",
+    "illegal": "the engine refuses the action; the message says why",
+    "stale": "seq is not the table's current action count: sync and decide again",
+    "waiting": "the opponent has not joined the table yet",
+    "conflict": "another server wrote to this table first; the state was reloaded",
+    "server": "the server could not save the action; nothing changed",
+}
+
+ErrorCode = Literal[
+    "bad_json", "too_large", "schema", "auth", "not_your_turn", "illegal", "stale", "waiting",
+    "conflict", "server",
+]
+
+
+class ProtocolError(ValueError):
+    """A client message was refused; ``code`` is one of :data:`ERROR_CODES`."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first message of a connection: the seat's token."""
+
+    token: str
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An intent: ``action`` in the engine's text form, at match position ``seq``."""
+
+    action: str
+    seq: int
+    rid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NextHand:
+    """The seat has seen the hand's end and is ready for the next deal."""
+
+    rid: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    """Ask for the current state again (after an error, or to check)."""
+
+    rid: int | None = None
+
+
+ClientMessage = Hello | Act | NextHand | Sync
+
+_FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    # type: (required fields, optional fields)
+    "hello": (frozenset({"token"}), frozenset({"v"})),
+    "act": (frozenset({"action", "seq"}), frozenset({"rid"})),
+    "next": (frozenset(), frozenset({"rid"})),
+    "sync": (frozenset(), frozenset({"rid"})),
+}
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_client_message(raw: str | bytes) -> ClientMessage:
+    """Read one client frame strictly; raises :class:`ProtocolError` naming what is wrong."""
+    if isinstance(raw, bytes):
+        raise ProtocolError("bad_json", "binary frames are not accepted: send JSON text")
+    too_long = len(raw) > MAX_MESSAGE_BYTES
+    if too_long or len(raw.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"the frame is longer than the limit of {MAX_MESSAGE_BYTES} bytes"
+        )
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError("bad_json", f"the frame is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", f"a message must be a JSON object, not {_kind(data)}")
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ProtocolError(
+            "schema", f"unknown message type {kind!r}: expected one of {', '.join(_FIELDS)}"
+        )
+    required, optional = _FIELDS[kind]
+    keys = set(data) - {"type"}
+    missing = required - keys
+    extra = keys - required - optional
+    if missing:
+        raise ProtocolError("schema", f"a {kind!r} message needs {', '.join(sorted(missing))}")
+    if extra:
+        raise ProtocolError(
+            "schema", f"a {kind!r} message has unknown field(s) {', '.join(sorted(extra))}"
+        )
+    rid = data.get("rid")
+    if "rid" in data and not (isinstance(rid, int) and _is_int(rid) and 0 <= rid <= MAX_RID):
+        raise ProtocolError("schema", f"rid must be a whole number 0 to {MAX_RID}, not {rid!r}")
+    if kind == "hello":
+        token = data["token"]
+        if not isinstance(token, str) or not TOKEN_RE.match(token):
+            raise ProtocolError("auth", "the token is missing or malformed")
+        version = data.get("v", PROTOCOL_VERSION)
+        if version != PROTOCOL_VERSION or not _is_int(version):
+            raise ProtocolError(
+                "schema", f"protocol version {version!r} is not served; this server speaks "
+                f"{PROTOCOL_VERSION}"
+            )
+        return Hello(token)
+    if kind == "act":
+        action, seq = data["action"], data["seq"]
+        if not isinstance(action, str) or not ACTION_RE.match(action):
+            raise ProtocolError(
+                "schema", "action must be an action's text, like 'draw' or 'discard 7h'"
+            )
+        if not (_is_int(seq) and 0 <= seq <= MAX_SEQ):
+            raise ProtocolError("schema", f"seq must be a whole number 0 to {MAX_SEQ}")
+        return Act(action, seq, rid)
+    if kind == "next":
+        return NextHand(rid)
+    return Sync(rid)
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _kind(value: object) -> str:
+    return {list: "an array", str: "a string", int: "a number", float: "a number",
+            bool: "a boolean", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+# -- frames to the browser ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """The public facts of a table that every frame repeats."""
+
+    table: str
+    names: tuple[str, str]
+    opponent: Literal["computer", "friend"]
+    level: int | None
+    preset: str | None
+
+
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [c.text for c in cards]
+
+
+def _layout(
+    melds: Sequence[Sequence[Card]], unmatched: Sequence[Card], dead: int,
+    laid_off: Sequence[tuple[Card, Sequence[Card]]] = (),
+) -> dict[str, Any]:
+    return {
+        "melds": [_texts(m) for m in melds],
+        "unmatched": _texts(unmatched),
+        "deadwood": dead,
+        "laid_off": [{"card": c.text, "onto": _texts(m)} for c, m in laid_off],
+    }
+
+
+def _result(result: HandResult) -> dict[str, Any]:
+    """The hand-end layout: both hands are shown once the hand is over (R3.4, R5)."""
+    players: list[dict[str, Any]] = []
+    score = result.score
+    for p in (0, 1):
+        if score is not None and p == result.knocker:
+            players.append(_layout(score.knocker_melds, score.knocker_unmatched,
+                                   score.knocker_deadwood))
+        elif score is not None:
+            players.append(_layout(score.defender_melds, score.defender_unmatched,
+                                   score.defender_deadwood,
+                                   [(lay.card, lay.meld) for lay in score.layoffs]))
+        else:
+            layout = best_melds(result.hands[p])
+            players.append(_layout(layout.melds, layout.unmatched, layout.deadwood))
+    return {
+        "kind": result.kind,
+        "winner": result.winner,
+        "knocker": result.knocker,
+        "points": result.points,
+        "knock_discard": None if result.knock_discard is None else result.knock_discard.text,
+        "players": players,
+    }
+
+
+def _sheet(sheet: ScoreSheet) -> dict[str, Any]:
+    return {
+        "columns": [
+            {
+                "points": list(c.points),
+                "boxes": list(c.boxes),
+                "bonuses": list(c.bonuses),
+                "total": list(c.total),
+                "winner": c.winner,
+                "shutout": c.shutout,
+            }
+            for c in sheet.columns
+        ],
+        "entries": [[e.player, e.points, list(e.columns), list(e.closed)] for e in sheet.entries],
+        "totals": list(sheet.totals),
+        "games_won": list(sheet.games_won),
+        "finished": sheet.finished,
+        "winner": sheet.winner,
+        "result": sheet.result,
+    }
+
+
+def _hand(view: HandView) -> dict[str, Any]:
+    """The seat's hand view: own cards and their best melds, the public pile and log."""
+    layout = best_melds(view.hand)
+    legal = [str(a) for a in view.legal_actions]
+    hints: list[dict[str, Any]] = []
+    if view.my_turn and view.phase is Phase.DISCARD:
+        legal_set = set(legal)
+        for card in view.hand:
+            rest = [c for c in view.hand if c != card]
+            if f"discard {card.text}" not in legal_set and f"knock {card.text}" not in legal_set:
+                continue
+            hints.append({
+                "card": card.text,
+                "deadwood": deadwood(rest),
+                "discard": f"discard {card.text}" in legal_set,
+                "knock": f"knock {card.text}" in legal_set,
+            })
+    return {
+        "phase": view.phase.value,
+        "to_act": view.to_act,
+        "dealer": view.dealer,
+        "knock_limit": view.knock_limit,
+        "cards": _texts(view.hand),
+        "melds": [_texts(m) for m in layout.melds],
+        "unmatched": _texts(layout.unmatched),
+        "deadwood": layout.deadwood,
+        "hints": hints,
+        "pile": _texts(view.discard_pile),
+        "stock": view.stock_count,
+        "opponent_cards": view.opponent_card_count,
+        "opponent_known": _texts(view.opponent_known),
+        "known_to_opponent": _texts(view.known_to_opponent),
+        "taken": None if view.taken_card is None else view.taken_card.text,
+        "upcard_refused": view.upcard_refused,
+        "legal": legal,
+        "history": [[p, str(a)] for p, a in view.history],
+        "result": None if view.result is None else _result(view.result),
+    }
+
+
+def state_frame(
+    view: MatchView,
+    info: TableInfo,
+    *,
+    seq: int,
+    joined: tuple[bool, bool],
+    connected: tuple[bool, bool],
+    ready: tuple[bool, bool],
+    rid: int | None = None,
+) -> dict[str, Any]:
+    """The whole state one seat may know, from its match view only."""
+    rules = view.hand.rules
+    return {
+        "type": "state",
+        "v": PROTOCOL_VERSION,
+        "rid": rid,
+        "table": info.table,
+        "seat": view.player,
+        "seq": seq,
+        "hand_number": view.hand_number,
+        "names": list(info.names),
+        "opponent": info.opponent,
+        "level": info.level,
+        "preset": info.preset,
+        "rules": {
+            "knock_limit": rules.knock_limit,
+            "oklahoma": rules.oklahoma,
+            "gin_bonus": rules.gin_bonus,
+            "big_gin_bonus": rules.big_gin_bonus,
+            "undercut_bonus": rules.undercut_bonus,
+            "columns": rules.columns,
+            "game_target": rules.game_target,
+        },
+        "joined": list(joined),
+        "connected": list(connected),
+        "ready": list(ready),
+        "finished": view.finished,
+        "hand": _hand(view.hand),
+        "sheet": _sheet(view.sheet),
+    }
+
+
+def error_frame(code: ErrorCode, message: str, rid: int | None = None) -> dict[str, Any]:
+    """The one reply to a refused message; nothing changed at the table."""
+    return {"type": "error", "code": code, "message": message, "rid": rid}
+
+
+# -- schemas (documented in docs/protocol.md; a test checks the two agree) --------------------
+
+_RID = {"type": "integer", "minimum": 0, "maximum": MAX_RID}
+
+CLIENT_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "hollywood-gin client message",
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "hello"},
+                "token": {"type": "string", "pattern": TOKEN_RE.pattern},
+                "v": {"const": PROTOCOL_VERSION},
+            },
+            "required": ["type", "token"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "act"},
+                "action": {"type": "string", "pattern": ACTION_RE.pattern},
+                "seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
+                "rid": _RID,
+            },
+            "required": ["type", "action", "seq"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"type": {"enum": ["next", "sync"]}, "rid": _RID},
+            "required": ["type"],
+            "additionalProperties": False,
+        },
+    ],
+}
+
+_CARD = {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"}
+_CARDS = {"type": "array", "items": _CARD}
+_PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+_SEAT_OR_NULL = {"enum": [0, 1, None]}
+_LAYOUT = {
+    "type": "object",
+    "properties": {
+        "melds": {"type": "array", "items": _CARDS},
+        "unmatched": _CARDS,
+        "deadwood": {"type": "integer"},
+        "laid_off": {"type": "array", "items": {
+            "type": "object",
+            "properties": {"card": _CARD, "onto": _CARDS},
+            "required": ["card", "onto"], "additionalProperties": False,
+        }},
+    },
+    "required": ["melds", "unmatched", "deadwood", "laid_off"],
+    "additionalProperties": False,
+}
+
+SERVER_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "hollywood-gin server frame",
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "error"},
+                "code": {"enum": sorted(ERROR_CODES)},
+                "message": {"type": "string"},
+                "rid": {"type": ["integer", "null"]},
+            },
+            "required": ["type", "code", "message", "rid"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "ack"},
+                "rid": {"type": ["integer", "null"]},
+                "seq": {"type": "integer"},
+                "action": {"type": "string"},
+            },
+            "required": ["type", "rid", "seq", "action"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
+                "type": {"const": "state"},
+                "v": {"const": PROTOCOL_VERSION},
+                "rid": {"type": ["integer", "null"]},
+                "table": {"type": "string"},
+                "seat": {"enum": [0, 1]},
+                "seq": {"type": "integer"},
+                "hand_number": {"type": "integer"},
+                "names": {"type": "array", "items": {"type": "string"}},
+                "opponent": {"enum": ["computer", "friend"]},
+                "level": {"type": ["integer", "null"]},
+                "preset": {"type": ["string", "null"]},
+                "rules": {"type": "object"},
+                "joined": {"type": "array", "items": {"type": "boolean"}},
+                "connected": {"type": "array", "items": {"type": "boolean"}},
+                "ready": {"type": "array", "items": {"type": "boolean"}},
+                "finished": {"type": "boolean"},
+                "hand": {
+                    "type": "object",
+                    "properties": {
+                        "phase": {"enum": [p.value for p in Phase]},
+                        "to_act": {"enum": [0, 1]},
+                        "dealer": {"enum": [0, 1]},
+                        "knock_limit": {"type": "integer"},
+                        "cards": _CARDS,
+                        "melds": {"type": "array", "items": _CARDS},
+                        "unmatched": _CARDS,
+                        "deadwood": {"type": "integer"},
+                        "hints": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "card": _CARD, "deadwood": {"type": "integer"},
+                                "discard": {"type": "boolean"}, "knock": {"type": "boolean"},
+                            },
+                            "required": ["card", "deadwood", "discard", "knock"],
+                            "additionalProperties": False,
+                        }},
+                        "pile": _CARDS,
+                        "stock": {"type": "integer"},
+                        "opponent_cards": {"type": "integer"},
+                        "opponent_known": _CARDS,
+                        "known_to_opponent": _CARDS,
+                        "taken": {"oneOf": [_CARD, {"type": "null"}]},
+                        "upcard_refused": {"type": "boolean"},
+                        "legal": {"type": "array", "items": {"type": "string"}},
+                        "history": {"type": "array", "items": {
+                            "type": "array", "prefixItems": [{"enum": [0, 1]}, {"type": "string"}],
+                            "minItems": 2, "maxItems": 2,
+                        }},
+                        "result": {"oneOf": [{"type": "null"}, {
+                            "type": "object",
+                            "properties": {
+                                "kind": {"enum": ["knock", "undercut", "gin", "big_gin", "dead"]},
+                                "winner": _SEAT_OR_NULL,
+                                "knocker": _SEAT_OR_NULL,
+                                "points": {"type": "integer"},
+                                "knock_discard": {"oneOf": [_CARD, {"type": "null"}]},
+                                "players": {"type": "array", "items": _LAYOUT,
+                                            "minItems": 2, "maxItems": 2},
+                            },
+                            "required": ["kind", "winner", "knocker", "points", "knock_discard",
+                                         "players"],
+                            "additionalProperties": False,
+                        }]},
+                    },
+                    "required": ["phase", "to_act", "dealer", "knock_limit", "cards", "melds",
+                                 "unmatched", "deadwood", "hints", "pile", "stock",
+                                 "opponent_cards", "opponent_known", "known_to_opponent", "taken",
+                                 "upcard_refused", "legal", "history", "result"],
+                    "additionalProperties": False,
+                },
+                "sheet": {
+                    "type": "object",
+                    "properties": {
+                        "columns": {"type": "array", "items": {
+                            "type": "object",
+                            "properties": {
+                                "points": _PAIR, "boxes": _PAIR, "bonuses": _PAIR, "total": _PAIR,
+                                "winner": _SEAT_OR_NULL, "shutout": {"type": "boolean"},
+                            },
+                            "required": ["points", "boxes", "bonuses", "total", "winner",
+                                         "shutout"],
+                            "additionalProperties": False,
+                        }},
+                        "entries": {"type": "array"},
+                        "totals": _PAIR,
+                        "games_won": _PAIR,
+                        "finished": {"type": "boolean"},
+                        "winner": _SEAT_OR_NULL,
+                        "result": {"type": ["integer", "null"]},
+                    },
+                    "required": ["columns", "entries", "totals", "games_won", "finished",
+                                 "winner", "result"],
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["type", "v", "rid", "table", "seat", "seq", "hand_number", "names",
+                         "opponent", "level", "preset", "rules", "joined", "connected", "ready",
+                         "finished", "hand", "sheet"],
+            "additionalProperties": False,
+        },
+    ],
+}

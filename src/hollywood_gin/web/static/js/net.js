@@ -1,0 +1,77 @@
+// One WebSocket to the table, reconnecting by itself: the server's state is the only truth,
+// so after any break the client just says hello again and draws what it is sent.
+
+export class TableConnection {
+  constructor(tableId, token, { onState, onAck, onError, onStatus, onFatal }) {
+    this.tableId = tableId;
+    this.token = token;
+    this.handlers = { onState, onAck, onError, onStatus, onFatal };
+    this.ws = null;
+    this.rid = 0;
+    this.delay = 400;
+    this.stopped = false;
+    this.timer = null;
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.handlers.onStatus(this.ws ? "reconnecting" : "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, v: 1 }));
+    });
+    ws.addEventListener("message", (event) => {
+      let frame;
+      try { frame = JSON.parse(event.data); } catch { return; }
+      if (frame.type === "state") {
+        this.delay = 400;
+        this.handlers.onStatus("online");
+        this.handlers.onState(frame);
+      } else if (frame.type === "ack") {
+        this.handlers.onAck(frame);
+      } else if (frame.type === "error") {
+        if (frame.code === "auth") {
+          this.stopped = true;
+          this.handlers.onFatal(frame.message);
+        } else {
+          this.handlers.onError(frame);
+        }
+      }
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws || this.stopped) return;
+      if (event.code === 1008 || event.code === 4403) {
+        this.stopped = true;
+        this.handlers.onFatal("This browser may not open that table.");
+        return;
+      }
+      this.handlers.onStatus("offline");
+      this.timer = setTimeout(() => this.open(), this.delay);
+      this.delay = Math.min(this.delay * 1.7, 5000);
+    });
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return null;
+    this.rid += 1;
+    this.ws.send(JSON.stringify({ ...message, rid: this.rid }));
+    return this.rid;
+  }
+
+  act(action, seq) { return this.send({ type: "act", action, seq }); }
+  next() { return this.send({ type: "next" }); }
+  sync() { return this.send({ type: "sync" }); }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,261 @@
+"""Helpers shared by the web tests: servers in subprocesses, a client policy, a bot fallback.
+
+The client policy plays from state frames only (what a browser gets); the bot
+factory prefers the project's bots and falls back to the simplest one while the
+levels are still being written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+import hollywood_gin
+from hollywood_gin.actions import Action
+from hollywood_gin.hand import HandView
+from hollywood_gin.sheet import ScoreSheet
+
+SRC = str(Path(hollywood_gin.__file__).resolve().parents[1])
+HERE = str(Path(__file__).resolve().parent)
+
+
+class FirstLegal:
+    """A stand-in computer player: the first legal action (knocks come last, so it rarely does)."""
+
+    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
+        return view.legal_actions[0]
+
+
+def bot_factory(level: str, seed: int) -> Any:
+    """The project's bot for ``level``, else its basic bot, else :class:`FirstLegal`."""
+    try:
+        from hollywood_gin.bots import make_bot
+    except ImportError:
+        return FirstLegal()
+    for spec in (level, "basic"):
+        try:
+            return make_bot(spec, seed=seed)
+        except Exception:
+            continue
+    return FirstLegal()
+
+
+def choose(frame: dict[str, Any]) -> str | None:
+    """A greedy player that sees only its state frame: knock when it can, else the discard
+    leaving the least deadwood; take the upcard only if that lowers the deadwood a lot."""
+    hand = frame["hand"]
+    legal = hand["legal"]
+    if not legal:
+        return None
+    if hand["phase"] == "offer":
+        return "pass"
+    if hand["phase"] == "draw":
+        return "draw"
+    hints = hand["hints"]
+    knocks = [h for h in hints if h["knock"]]
+    if knocks:
+        return "knock " + str(min(knocks, key=lambda h: h["deadwood"])["card"])
+    if "big-gin" in legal:
+        return "big-gin"
+    best = min((h for h in hints if h["discard"]), key=lambda h: h["deadwood"])
+    return "discard " + str(best["card"])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def env() -> dict[str, str]:
+    out = dict(os.environ)
+    out["PYTHONPATH"] = os.pathsep.join([SRC, HERE, out.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    out["PYTHONUNBUFFERED"] = "1"
+    return out
+
+
+class Server:
+    """A web server in its own process (so that it can be SIGKILLed)."""
+
+    def __init__(self, db_url: str, *, cli: bool = True, bot_delay: float = 0.0,
+                 port: int | None = None) -> None:
+        self.db_url = db_url
+        self.cli = cli
+        self.bot_delay = bot_delay
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def origin(self) -> str:
+        return self.base
+
+    def start(self) -> Server:
+        if self.cli:  # the real command
+            cmd = [sys.executable, "-m", "hollywood_gin", "serve", "--port", str(self.port),
+                   "--db", self.db_url, "--bot-delay", str(self.bot_delay), "--no-access-log",
+                   "--log-level", "warning"]
+        else:  # the same app with the test bot factory
+            cmd = [sys.executable, str(Path(HERE) / "hg_web_server.py"), "--port", str(self.port),
+                   "--db", self.db_url, "--bot-delay", str(self.bot_delay)]
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115  # not a pipe: a full pipe would block the server
+        self.proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                raise RuntimeError(f"the server exited: {self.log.read().decode()}")
+            try:
+                health = httpx.get(self.base + "/api/health", timeout=1, trust_env=False)
+                if health.status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = httpx.post(self.base + "/api/tables", json=body, timeout=10, trust_env=False)
+        r.raise_for_status()
+        out: dict[str, Any] = r.json()
+        return out
+
+    def join(self, table: str, invite: str, name: str = "Bob") -> dict[str, Any]:
+        r = httpx.post(f"{self.base}/api/tables/{table}/join",
+                       json={"invite": invite, "name": name}, timeout=10, trust_env=False)
+        r.raise_for_status()
+        out: dict[str, Any] = r.json()
+        return out
+
+
+@contextlib.contextmanager
+def running(db_url: str, **kwargs: Any) -> Iterator[Server]:
+    server = Server(db_url, **kwargs).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+class Seat:
+    """One player's WebSocket, keeping every frame it received (raw text and parsed)."""
+
+    def __init__(self, server: Server, table: str, token: str, *, hello: bool = True) -> None:
+        self.server = server
+        self.table = table
+        self.token = token
+        self.ws = connect(f"ws://127.0.0.1:{server.port}/ws/{table}", origin=Origin(server.origin),
+                          proxy=None, open_timeout=10, max_size=None)
+        self.frames: list[tuple[str, dict[str, Any]]] = []
+        self.state: dict[str, Any] | None = None
+        self.rid = 0
+        if hello:
+            self.send({"type": "hello", "token": token})
+            self.wait(lambda f: f["type"] == "state")
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, (str, bytes)) else dumps(message))
+
+    def recv(self, timeout: float = 15) -> dict[str, Any]:
+        raw = self.ws.recv(timeout)
+        assert isinstance(raw, str)
+        frame: dict[str, Any] = json.loads(raw)
+        self.frames.append((raw, frame))
+        if frame["type"] == "state":
+            self.state = frame
+        return frame
+
+    def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 15) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            frame = self.recv(max(0.01, deadline - time.monotonic()))
+            if pred(frame):
+                return frame
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Send with a fresh rid and return the ack or error answering it."""
+        self.rid += 1
+        self.send({**message, "rid": self.rid})
+        rid = self.rid
+        return self.wait(lambda f: (f["type"] in ("ack", "error") and f.get("rid") == rid)
+                         or (message["type"] == "sync" and f["type"] == "state"
+                             and f.get("rid") == rid))
+
+    def act(self, action: str) -> dict[str, Any]:
+        assert self.state is not None
+        return self.request({"type": "act", "action": action, "seq": self.state["seq"]})
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def wait_seq(seats: list[Seat], seq: int, hand_number: int | None = None) -> None:
+    """Read until every seat has seen the state at ``seq`` (and ``hand_number``)."""
+    def there(f: dict[str, Any] | None) -> bool:
+        return f is not None and f["type"] == "state" and f["seq"] >= seq and (
+            hand_number is None or f["hand_number"] >= hand_number)
+
+    for seat in seats:
+        if not there(seat.state):
+            seat.wait(there)
+
+
+def step_friend(a: Seat, b: Seat) -> str:
+    """One move of a friend game played by :func:`choose`: an action, or both seats' 'next'.
+
+    Returns what happened: 'action', 'deal' or 'finished'."""
+    assert a.state is not None
+    state = a.state
+    if state["finished"]:
+        return "finished"
+    if state["hand"]["phase"] == "over":
+        number = state["hand_number"]
+        a.send({"type": "next"})
+        b.send({"type": "next"})
+        wait_seq([a, b], state["seq"], number + 1)
+        return "deal"
+    seats = {a.state["seat"]: a, 1 - a.state["seat"]: b}
+    actor = seats[state["hand"]["to_act"]]
+    if actor.state is None or actor.state["seq"] != state["seq"]:
+        wait_seq([actor], state["seq"])
+    action = choose(actor.state)  # type: ignore[arg-type]
+    assert action is not None, actor.state
+    ack = actor.act(action)
+    assert ack["type"] == "ack", ack
+    wait_seq([a, b], ack["seq"])
+    return "action"

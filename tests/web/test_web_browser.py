@@ -1,0 +1,210 @@
+"""Playwright drives Debian's Chromium: a whole hand against the computer, and two browsers
+playing each other (one desktop-sized, one phone-sized), by click, drag and keyboard.
+
+Chromium comes from ``.ci/browser.sh`` (``apt-get install chromium``; Playwright's own
+browser download is never used).  Without it the tests fail (``make test`` installs it).
+Set ``HG_SCREENSHOTS=docs/screenshots`` to write the screenshots of the docs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hg_web_support import Server
+
+CHROMIUM = os.environ.get("HG_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1366, "height": 860}
+PHONE = {"width": 390, "height": 844}
+VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+SHOTS = os.environ.get("HG_SCREENSHOTS")
+
+
+def _missing(message: str) -> None:
+    pytest.fail(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install playwright)")
+    if not Path(CHROMIUM).exists() and not shutil.which(CHROMIUM):
+        _missing(f"no Chromium at {CHROMIUM}: run .ci/browser.sh")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    db = tmp_path_factory.mktemp("browser") / "games.db"
+    srv = Server(f"sqlite:///{db}", cli=False, bot_delay=0.05).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(400)  # let the animations finish
+        page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
+
+
+def _value(card: str) -> int:
+    return VALUES.get(card[0]) or int(card[0])
+
+
+def _move(page: Any, turn: int) -> bool:
+    """Play one action in the page if it is this seat's turn; cycle through the ways to act."""
+    felt = page.locator(".felt")
+    if felt.get_attribute("data-turn") != "me":
+        return False
+    seq = felt.get_attribute("data-seq")
+    phase = felt.get_attribute("data-phase")
+    if phase == "offer":
+        page.locator(".actions .btn", has_text="Pass").click()
+    elif phase == "draw":
+        if turn % 3 == 2:
+            page.keyboard.press("d")
+        else:
+            page.locator(".stock").click()
+    else:
+        finish = page.locator(".actions .btn.gin, .actions .btn.knock")
+        if finish.count():
+            finish.first.click()
+        else:
+            cards = page.locator(".hand .group.dead .card:not(.locked)")
+            names = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+            if not names:  # everything melded but no knock offered: any discardable card
+                cards = page.locator(".hand .card:not(.locked)")
+                names = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+            card = max(names, key=lambda c: _value(c or "2s"))
+            target = page.locator(f'.hand .card[data-card="{card}"]')
+            if turn % 3 == 0:
+                target.click()
+                target.click()
+            elif turn % 3 == 1:
+                target.drag_to(page.locator(".pile"))
+            else:
+                target.focus()
+                page.keyboard.press("Enter")
+                page.keyboard.press("Enter")
+    page.wait_for_function("s => document.querySelector('.felt').dataset.seq !== s", arg=seq,
+                           timeout=10_000)
+    return True
+
+
+def test_a_whole_hand_against_the_computer(browser: Any, web: Server) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.base + "/")
+    _shot(page, "lobby")
+    page.fill("input[name=name]", "Ann")
+    page.locator("label.level", has_text="Beginner").click()
+    page.locator("button", has_text="Play the computer").click()
+    page.wait_for_selector(".hand .card")
+    assert page.locator(".sheet-table").is_visible()
+    turn = 0
+    shot_taken = False
+    for _ in range(400):
+        page.wait_for_selector(".felt[data-turn=me], .felt[data-phase=over]", timeout=15_000)
+        if page.locator(".felt").get_attribute("data-phase") == "over":
+            break
+        if not shot_taken and page.locator(".felt").get_attribute("data-phase") == "discard":
+            page.locator(".hand .group.dead .card:not(.locked)").last.click()
+            _shot(page, "table-desktop")
+            page.locator(".hand .card.selected").click()  # unselect
+            shot_taken = True
+        if _move(page, turn):
+            turn += 1
+    else:
+        pytest.fail("the hand did not end")
+    result = page.locator(".overlay .panel.result")
+    result.wait_for()
+    assert result.locator(".layout-row").count() == 2
+    assert page.locator(".sheet-table").is_visible()
+    _shot(page, "hand-end-desktop")
+    # A reload comes back to the same table at the same point.
+    seq = page.locator(".felt").get_attribute("data-seq")
+    page.reload()
+    page.wait_for_selector(".overlay .panel.result")
+    assert page.locator(".felt").get_attribute("data-seq") == seq
+    result = page.locator(".overlay .panel.result")
+    result.locator("button", has_text="Next hand").click()
+    page.wait_for_selector(".felt[data-hand='2']")
+    assert page.locator(".hand .card").count() in (10, 11)
+    assert not errors, errors
+    context.close()
+
+
+def test_two_browsers_play_each_other(browser: Any, web: Server) -> None:
+    host_ctx = browser.new_context(viewport=DESKTOP)
+    guest_ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    host.goto(web.base + "/")
+    host.fill("input[name=name]", "Ann")
+    host.locator("button", has_text="Invite a friend").click()
+    link = host.locator("input.invite-link")
+    link.wait_for()
+    _shot(host, "invite-desktop")
+    guest.goto(link.input_value())
+    guest.fill("input", "Bob")
+    guest.locator("button", has_text="Join the table").click()
+    guest.wait_for_selector(".hand .card")
+    host.wait_for_selector(".overlay.hidden", state="attached")
+    assert host.locator(".opp .who").inner_text() == "Bob"
+    assert guest.locator(".opp .who").inner_text() == "Ann"
+    turn = 0
+    reloaded = shot = False
+    for _ in range(600):
+        if host.locator(".felt").get_attribute("data-phase") == "over":
+            break
+        moved = False
+        for page in (host, guest):
+            if page.locator(".felt").get_attribute("data-phase") == "over":
+                continue
+            if _move(page, turn):
+                turn += 1
+                moved = True
+        if turn >= 6 and not reloaded:  # a reload mid-hand resumes the same seat and cards
+            cards = sorted(guest.locator(".hand .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)"))
+            guest.reload()
+            guest.wait_for_selector(".hand .card")
+            assert sorted(guest.locator(".hand .card").evaluate_all(
+                "els => els.map(e => e.dataset.card)")) == cards
+            reloaded = True
+        if turn >= 9 and not shot:
+            _shot(guest, "table-phone")
+            shot = True
+        if not moved:
+            host.wait_for_timeout(50)
+    else:
+        pytest.fail("the hand did not end")
+    for page in (host, guest):
+        page.wait_for_selector(".overlay .panel.result")
+    _shot(guest, "hand-end-phone")
+    host.locator(".overlay .panel.result button", has_text="Next hand").click()
+    host.wait_for_selector(".overlay .panel.result .waiting")
+    guest.locator(".overlay .panel.result button", has_text="Next hand").click()
+    for page in (host, guest):
+        page.wait_for_selector(".felt[data-hand='2']")
+    assert not errors, errors
+    host_ctx.close()
+    guest_ctx.close()
