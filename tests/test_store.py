@@ -121,3 +121,22 @@ def test_default_url_reads_the_environment(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.delenv(DB_ENV)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert str(tmp_path / "data") in default_url()
+
+
+def test_undo_into_a_new_hand_keeps_the_finished_hands_result(store: Store) -> None:
+    """Undoing the first action of hand 2 must not forget how hand 1 ended."""
+    pm = store.new_match(rules=Rules(), seed=12, players=("a", "b"))
+    rng = random.Random(1)
+    while pm.match.hand.result is None:
+        ids = pm.match.hand.legal_action_ids()
+        knocks = [i for i in ids if i >= 56]
+        pm.act(action_from_id(knocks[0] if knocks else rng.choice(ids)))
+    end_of_hand_1 = pm.action_count
+    assert len(store.hands(pm.id)) == 1
+    pm.act(action_from_id(0))  # the first action of hand 2 deals it
+    pm.undo_to(end_of_hand_1)
+    assert len(store.hands(pm.id)) == 1
+    pm.undo_to(end_of_hand_1 - 1)  # undoing the action that ended hand 1 forgets it
+    assert store.hands(pm.id) == []
+    pm.undo_to(pm.action_count)  # undoing nothing changes nothing
+    assert pm.action_count == end_of_hand_1 - 1

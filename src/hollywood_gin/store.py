@@ -360,18 +360,21 @@ class Store:
             ))
 
     def truncate(self, match_id: str, keep: int) -> None:
-        """Forget every action from ``keep`` on (undo), and the hands they ended."""
+        """Forget every action from ``keep`` on (undo), and the results of the hands they ended."""
         with self._tx() as conn:
+            first_removed = conn.execute(
+                select(actions_table.c.hand_number).where(
+                    actions_table.c.match_id == match_id, actions_table.c.seq == keep)
+            ).scalar()
+            if first_removed is None:  # nothing from ``keep`` on: nothing to forget
+                return
             conn.execute(delete(actions_table).where(
                 actions_table.c.match_id == match_id, actions_table.c.seq >= keep))
-            last_hand = conn.execute(
-                select(actions_table.c.hand_number)
-                .where(actions_table.c.match_id == match_id)
-                .order_by(actions_table.c.seq.desc()).limit(1)
-            ).scalar()
+            # A hand's result was stored with the action that ended it; only hands from the
+            # first removed action's hand on can have lost that action.
             conn.execute(delete(hands_table).where(
                 hands_table.c.match_id == match_id,
-                hands_table.c.hand_number >= (last_hand or 1)))
+                hands_table.c.hand_number >= first_removed))
             conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(
                 action_count=keep, status="playing", winner=None, totals=None,
                 updated_at=time.time()))

@@ -1,0 +1,140 @@
+"""Make the SVG screenshots of the terminal game, docs/screenshots/tui-*.svg (headless, seeded).
+
+Run from the repository root:  python docs/make_screenshots.py
+
+It plays a seeded match against the computer with Textual's test pilot, the
+person's side scripted (draw, knock when allowed, else the least-deadwood
+discard), and saves: the game, the new-match dialog, the end of a hand, the
+finished match with its sheet, the help screen and the score keeper on the
+RULES.md R7.6 example.  A temporary database is used, never your saved games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "src"))
+
+from hollywood_gin.actions import Knock  # noqa: E402
+from hollywood_gin.hand import Phase  # noqa: E402
+from hollywood_gin.melds import best_melds, discard_choices  # noqa: E402
+from hollywood_gin.rules import Rules  # noqa: E402
+from hollywood_gin.store import Store  # noqa: E402
+from hollywood_gin.tui.app import (  # noqa: E402
+    KEY_NAMES,
+    GinApp,
+    HandEndScreen,
+    MatchEndScreen,
+)
+from hollywood_gin.tui.keeper import KeeperApp  # noqa: E402
+
+OUT = HERE / "screenshots"
+SIZE = (112, 34)
+SEED = 2024
+
+
+async def settle(pilot: object, app: GinApp) -> None:
+    for _ in range(2000):
+        await pilot.pause()  # type: ignore[attr-defined]
+        if not app.busy:
+            await app.workers.wait_for_complete()
+            await pilot.pause()  # type: ignore[attr-defined]
+            if not app.busy:
+                return
+
+
+async def person(pilot: object, app: GinApp) -> None:
+    """One scripted action of the person: draw, knock if allowed, else the best discard."""
+    session = app.session
+    assert session is not None
+    view = session.view()
+    if view.phase is Phase.OFFER:
+        await pilot.press("x")  # type: ignore[attr-defined]
+    elif view.phase is Phase.DRAW:
+        await pilot.press("s")  # type: ignore[attr-defined]
+    elif any(isinstance(a, Knock) for a in view.legal_actions):
+        await pilot.press("k")  # type: ignore[attr-defined]
+    else:
+        card = next(c.card for c in discard_choices(view.hand) if c.card != view.taken_card)
+        key = KEY_NAMES[app.game.order.index(card)]
+        await pilot.press(key, key)  # type: ignore[attr-defined]
+
+
+def shot(app: object, name: str) -> None:
+    app.save_screenshot(f"tui-{name}.svg", path=str(OUT))  # type: ignore[attr-defined]
+    print("wrote", OUT / f"tui-{name}.svg")
+
+
+async def game(db: str) -> None:
+    store = Store(db)
+    app = GinApp(store=store, level=3, rules=Rules(), seed=SEED, first_dealer=1, ask=True,
+                 new=True, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shot(app, "new-match")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        game_shot = hand_shot = False
+        while True:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            if isinstance(app.screen, MatchEndScreen):
+                shot(app, "match-end")
+                break
+            if isinstance(app.screen, HandEndScreen):
+                result = session.hand.result
+                if not hand_shot and result is not None and result.score is not None \
+                        and result.score.layoffs:
+                    shot(app, "hand-end")
+                    hand_shot = True
+                await pilot.press("enter")
+                continue
+            view = session.view()
+            # the game screen: a discard to choose, melds in hand, a card known in his
+            if (not game_shot and session.hand_number >= 2 and view.phase is Phase.DISCARD
+                    and len(best_melds(view.hand).melds) >= 2 and view.opponent_known
+                    and not any(isinstance(a, Knock) for a in view.legal_actions)):
+                card = discard_choices(view.hand)[0].card
+                if card != view.taken_card:
+                    await pilot.press(KEY_NAMES[app.game.order.index(card)])
+                    await pilot.pause()
+                    shot(app, "game")
+                    game_shot = True
+                    await pilot.press("question_mark")
+                    await pilot.pause()
+                    shot(app, "help")
+                    await pilot.press("escape")
+                    await pilot.pause()
+            await person(pilot, app)
+    store.close()
+
+
+async def keeper(db: str) -> None:
+    store = Store(db)
+    app = KeeperApp(store=store, names=("Alexandra", "Bob"), new=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click("#start")
+        for line in ("bob 10", "alex 18", "bob 30", "bob 4", "alex knock 4 9"):
+            app.query_one("#quick").value = line  # type: ignore[attr-defined]
+            await pilot.press("enter")
+        app.query_one("#quick").value = "bob gin 14"  # type: ignore[attr-defined]
+        await pilot.pause()
+        shot(app, "score-keeper")
+    store.close()
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        asyncio.run(game(f"sqlite:///{tmp}/games.db"))
+        asyncio.run(keeper(f"sqlite:///{tmp}/keeper.db"))
+
+
+if __name__ == "__main__":
+    main()

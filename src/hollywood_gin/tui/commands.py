@@ -1,0 +1,138 @@
+"""The terminal layer's subcommands: ``play``, ``stats`` and ``score``.
+
+Imported by the CLI at start-up, so this module imports only the standard
+library and the core; Textual and the store are imported when a command runs,
+and ``hollywood-gin --help`` works without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from ..errors import HollywoodGinError
+from ..rules import PRESETS
+
+__all__ = ["register"]
+
+
+def _level(text: str) -> int:
+    try:
+        level = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"level must be 1 to 5, not {text!r}") from None
+    if not 1 <= level <= 5:
+        raise argparse.ArgumentTypeError(f"level must be 1 to 5, not {level}")
+    return level
+
+
+def _open_store(url: str | None) -> Any:
+    try:
+        from ..store import Store
+    except ModuleNotFoundError as exc:
+        raise HollywoodGinError(
+            f"saved games need the 'store' extra ({exc.name} is missing): "
+            "pip install 'hollywood-gin[play]'") from None
+    return Store(url)
+
+
+def _need_textual() -> None:
+    try:
+        import textual  # noqa: F401
+    except ModuleNotFoundError:
+        raise HollywoodGinError(
+            "the terminal game needs Textual: pip install 'hollywood-gin[play]'") from None
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    _need_textual()
+    from .app import GinApp
+
+    store = _open_store(args.db)
+    try:
+        app = GinApp(store=store, level=args.level, rules=PRESETS[args.rules], seed=args.seed,
+                     first_dealer=args.first, new=args.new, delay=args.delay,
+                     four_colour=args.four_colour)
+        app.run()
+    finally:
+        store.close()
+    return 0
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    from .stats import export_match, gather, render, render_json
+
+    store = _open_store(args.db)
+    try:
+        if args.export:
+            match_id, path = args.export
+            full = export_match(store, match_id, path)
+            print(f"Wrote the record of match {full[:8]} to {path} "
+                  f"(read it with: hollywood-gin replay {path})")
+            return 0
+        stats = gather(store)
+        print(render_json(stats) if args.json else render(stats))
+    finally:
+        store.close()
+    return 0
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    _need_textual()
+    from .keeper import KeeperApp
+
+    store = _open_store(args.db)
+    try:
+        names = (args.names[0], args.names[1]) if args.names else None
+        KeeperApp(store=store, rules=PRESETS[args.rules], names=names, new=args.new).run()
+    finally:
+        store.close()
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``play``, ``stats`` and ``score`` to the ``hollywood-gin`` command."""
+    db_help = "database URL (default: $HOLLYWOOD_GIN_DB, else SQLite in your data directory)"
+    play = subparsers.add_parser(
+        "play", help="play a Hollywood match against the computer in the terminal",
+        description="Play a Hollywood gin match against the computer. Every move is saved; "
+        "run it again to resume an unfinished match where it stopped.")
+    play.add_argument("--level", type=_level, default=3, metavar="1-5",
+                      help="the computer's strength, 1 (easiest) to 5 (expert); default 3")
+    play.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
+                      metavar="PRESET",
+                      help=f"rule preset (RULES.md §9): {', '.join(PRESETS)}; default hollywood")
+    play.add_argument("--seed", type=int, default=None, help="deal a reproducible match")
+    play.add_argument("--first", type=int, choices=(0, 1), default=None,
+                      help="who deals first: 0 you, 1 the computer (default: at random, R3.1)")
+    play.add_argument("--db", default=None, metavar="URL", help=db_help)
+    play.add_argument("--new", action="store_true",
+                      help="start a new match without offering to resume the unfinished one")
+    play.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
+                      help="pause before each computer move (default 0.7)")
+    play.add_argument("--four-colour", "--four-color", dest="four_colour",
+                      action="store_true", help="four-colour deck: diamonds blue, clubs green")
+    play.set_defaults(func=_cmd_play)
+
+    stats = subparsers.add_parser(
+        "stats", help="statistics of your matches against the computer",
+        description="Matches and hands played and won per level, gins, undercuts, best and "
+        "worst match, longest win streak; --export writes a match's record.")
+    stats.add_argument("--json", action="store_true", help="print JSON for scripts")
+    stats.add_argument("--export", nargs=2, metavar=("MATCH_ID", "FILE"),
+                       help="write a saved match's record (readable by 'hollywood-gin replay')")
+    stats.add_argument("--db", default=None, metavar="URL", help=db_help)
+    stats.set_defaults(func=_cmd_stats)
+
+    score = subparsers.add_parser(
+        "score", help="keep the Hollywood score of a game played with real cards",
+        description="A Hollywood scoresheet for games played with real cards: enter each hand "
+        "as points or as the deadwood counts; it is saved and resumed.")
+    score.add_argument("--names", nargs=2, metavar=("FIRST", "SECOND"),
+                       help="the two players' names for a new sheet")
+    score.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
+                       metavar="PRESET", help="rule preset for a new sheet (RULES.md §9)")
+    score.add_argument("--new", action="store_true",
+                       help="start a new sheet instead of resuming the unfinished one")
+    score.add_argument("--db", default=None, metavar="URL", help=db_help)
+    score.set_defaults(func=_cmd_score)

@@ -1,0 +1,281 @@
+"""A match against the computer as the terminal game plays it, with no widgets in it.
+
+Every action, the person's and the computer's, goes through
+:class:`~hollywood_gin.store.PersistentMatch`, which commits it before it
+changes the game, so closing the terminal at any moment loses nothing and the
+next ``play`` resumes at the same action.  The person is always player 0.
+The computer sees only its own :class:`~hollywood_gin.hand.HandView` (R3.4).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..actions import Action, TakeDiscard, TakeUpcard
+from ..cards import Card
+from ..errors import HollywoodGinError, IllegalActionError
+from ..hand import Hand, HandResult, HandView
+from ..match import Match
+from ..rules import Rules
+from ..sheet import ScoreSheet
+from ..store import PersistentMatch, Store, StoredMatch
+
+__all__ = ["COMPUTER", "HUMAN", "Bot", "BotFactory", "GameSession", "Hinter", "Move", "resumable"]
+
+HUMAN = 0
+COMPUTER = 1
+LEVELS = (1, 2, 3, 4, 5)
+
+
+class Bot(Protocol):
+    """What the game needs of a computer player (the API of :mod:`hollywood_gin.bots`)."""
+
+    def reset(self, seed: int | None = None) -> None: ...
+
+    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action: ...
+
+
+BotFactory = Callable[[int, int], Bot]
+"""Makes the computer player of a level from a seed."""
+
+Hinter = Callable[[HandView, ScoreSheet], tuple[Action, str]]
+"""Suggests the person's action with a one-line reason."""
+
+
+def default_bot(level: int, seed: int) -> Bot:
+    """The bots layer's player of that level (imported late: it is a separate layer)."""
+    from .. import bots
+
+    bot: Bot = bots.make_bot(f"level{level}", seed=seed)
+    return bot
+
+
+def default_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
+    """The expert's suggestion and its one-line reason."""
+    from .. import bots
+
+    suggestion = bots.hint(view, sheet)
+    action: Action = suggestion.action
+    reason: str = suggestion.reason
+    return action, reason
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One applied action, as the log shows it: who, what, and the pile card it took."""
+
+    player: int
+    action: Action
+    taken: Card | None
+    result: HandResult | None
+
+
+def resumable(store: Store) -> StoredMatch | None:
+    """The newest unfinished match against the computer, if any."""
+    rows = store.matches(kind="computer", status="playing")
+    return rows[0] if rows else None
+
+
+class GameSession:
+    """A stored match, the computer's seat, and the person's undo and hints."""
+
+    def __init__(
+        self,
+        store: Store,
+        persistent: PersistentMatch,
+        *,
+        bot_factory: BotFactory = default_bot,
+        hinter: Hinter = default_hint,
+    ) -> None:
+        self.store = store
+        self.pm = persistent
+        self.level = int(persistent.meta.get("level", 3))
+        self._hinter = hinter
+        self.bot = bot_factory(self.level, self._bot_seed())
+        self.names: tuple[str, str] = ("You", "Computer")  # as the screen says them
+        # Resume where the person was: if he had moved on to the next deal, deal it again.
+        self._deal_up_to(int(persistent.meta.get("dealt", 1)))
+        self._reset_bot()
+
+    # -- starting ----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        store: Store,
+        *,
+        level: int,
+        rules: Rules,
+        seed: int | None = None,
+        first_dealer: int | None = None,
+        bot_factory: BotFactory = default_bot,
+        hinter: Hinter = default_hint,
+    ) -> GameSession:
+        """Store a new match against the computer of ``level`` (1–5)."""
+        if level not in LEVELS:
+            raise HollywoodGinError(f"the computer's level must be 1 to 5, not {level!r}")
+        meta: dict[str, Any] = {
+            "level": level,
+            "preset": rules.preset_name or "custom",
+            "assisted": False,
+            "hints": 0,
+            "undos": 0,
+            "human": HUMAN,
+        }
+        pm = store.new_match(rules=rules, seed=seed, first_dealer=first_dealer,
+                             players=("You", f"Computer (level {level})"), kind="computer",
+                             meta=meta)
+        return cls(store, pm, bot_factory=bot_factory, hinter=hinter)
+
+    @classmethod
+    def resume(
+        cls,
+        store: Store,
+        match_id: str,
+        *,
+        bot_factory: BotFactory = default_bot,
+        hinter: Hinter = default_hint,
+    ) -> GameSession:
+        """Replay a stored match to the action where it stopped."""
+        return cls(store, store.open_match(match_id), bot_factory=bot_factory, hinter=hinter)
+
+    # -- reading -----------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.pm.id
+
+    @property
+    def match(self) -> Match:
+        return self.pm.match
+
+    @property
+    def hand(self) -> Hand:
+        return self.pm.match.hand
+
+    @property
+    def rules(self) -> Rules:
+        return self.pm.match.rules
+
+    @property
+    def sheet(self) -> ScoreSheet:
+        return self.pm.match.sheet
+
+    @property
+    def hand_number(self) -> int:
+        return len(self.pm.match.hands)
+
+    @property
+    def assisted(self) -> bool:
+        return bool(self.pm.meta.get("assisted", False))
+
+    def view(self) -> HandView:
+        """The person's view: never the computer's cards before the hand ends (R3.4)."""
+        return self.hand.view(HUMAN)
+
+    @property
+    def human_to_act(self) -> bool:
+        return not self.hand.is_over and self.hand.to_act == HUMAN
+
+    @property
+    def computer_to_act(self) -> bool:
+        return not self.hand.is_over and self.hand.to_act == COMPUTER
+
+    # -- playing -----------------------------------------------------------------------
+
+    def act(self, action: Action) -> Move:
+        """The person's action; illegal ones raise and change nothing (saved or shown)."""
+        if self.hand.is_over:
+            raise IllegalActionError("the hand is over: press Enter for the next hand")
+        if not self.human_to_act:
+            raise IllegalActionError("wait: it is the computer's turn")
+        return self._apply(HUMAN, action)
+
+    def computer_choice(self) -> Action:
+        """Ask the computer for its move (safe to run off the UI thread: it only reads)."""
+        view = self.hand.view(COMPUTER)
+        return self.bot.choose(view, self.sheet.copy())
+
+    def computer_act(self, action: Action) -> Move:
+        if not self.computer_to_act:
+            raise IllegalActionError("it is not the computer's turn")
+        return self._apply(COMPUTER, action)
+
+    def _apply(self, player: int, action: Action) -> Move:
+        pile = self.hand.discard_pile
+        taken = pile[-1] if isinstance(action, (TakeUpcard, TakeDiscard)) and pile else None
+        result = self.pm.act(action, player)
+        return Move(player, action, taken, result)
+
+    def next_hand(self) -> None:
+        """Deal the next hand once the person has seen the end of this one (R3.1)."""
+        if self.hand.is_over and not self.match.finished:
+            self.match.next_hand()
+            self.pm.meta["dealt"] = self.hand_number
+            self.store.set_meta(self.id, dealt=self.hand_number)
+            self._reset_bot()
+
+    def _deal_up_to(self, hands: int) -> None:
+        while self.hand_number < hands and self.hand.is_over and not self.match.finished:
+            self.match.next_hand()
+
+    # -- help: hints and undo (both mark the match assisted) ---------------------------------
+
+    def hint(self) -> tuple[Action, str]:
+        """The expert's suggested action for the person, with its reason."""
+        if not self.human_to_act:
+            raise IllegalActionError("a hint is given on your turn")
+        action, reason = self._hinter(self.view(), self.sheet.copy())
+        self._mark_assisted("hints")
+        return action, reason
+
+    def undo_point(self) -> int | None:
+        """The log position just before the person's last action in this hand, if any."""
+        start = sum(len(h.history) for h in self.match.hands[:-1])
+        history = self.hand.history
+        for i in range(len(history) - 1, -1, -1):
+            if history[i][0] == HUMAN:
+                return start + i
+        return None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.undo_point() is not None
+
+    def undo(self) -> int:
+        """Take back the person's last action of this hand and everything after it."""
+        keep = self.undo_point()
+        if keep is None:
+            raise IllegalActionError("nothing to undo: you have not acted in this hand yet")
+        undone = self.pm.action_count - keep
+        hands = self.hand_number
+        self.pm.undo_to(keep)
+        self._deal_up_to(hands)  # the replay stops after the last action, maybe a hand's end
+        self._mark_assisted("undos")
+        self._reset_bot()
+        return undone
+
+    def _mark_assisted(self, counter: str) -> None:
+        count = int(self.pm.meta.get(counter, 0)) + 1
+        self.pm.meta.update({"assisted": True, counter: count})
+        self.store.set_meta(self.id, assisted=True, **{counter: count})
+
+    def abandon(self) -> None:
+        """Give up this match: it is no longer offered for resuming."""
+        if not self.match.finished:
+            self.store.set_status(self.id, "abandoned")
+
+    def _bot_seed(self) -> int:
+        return (self.match.seed * 1_000_003 + self.hand_number) % (1 << 63)
+
+    def _reset_bot(self) -> None:
+        # One seed per hand, so a resumed or undone hand plays on as it would have (R3.1).
+        self.bot.reset(self._bot_seed())
+
+    def started(self) -> str:
+        """When the match was created, for the resume offer."""
+        stored = self.store.load(self.id)
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(stored.created_at))

@@ -1,0 +1,199 @@
+"""Statistics of the matches played against the computer, and exporting one as a record.
+
+Everything is read from the saved-games store: the match rows (level,
+assisted, winner, totals) and the hands table (kind, winner of each ended
+hand).  The person is player 0 in every stored match against the computer.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HollywoodGinError
+from ..record import save_record
+from ..store import Store, StoredMatch
+
+__all__ = ["LevelStats", "Stats", "export_match", "find_match", "gather", "render"]
+
+HUMAN = 0
+
+
+@dataclass(slots=True)
+class LevelStats:
+    """Counts for the matches against one level of the computer."""
+
+    matches: int = 0
+    finished: int = 0
+    won: int = 0
+    hands: int = 0
+    hands_won: int = 0
+    assisted: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One finished match, for best and worst."""
+
+    id: str
+    level: int
+    result: int  # your total minus the computer's (R7.5)
+    won: bool
+    when: float
+
+
+@dataclass(slots=True)
+class Stats:
+    """The numbers ``hollywood-gin stats`` prints."""
+
+    levels: dict[int, LevelStats] = field(default_factory=dict)
+    gins: int = 0
+    gins_suffered: int = 0
+    undercuts_given: int = 0
+    undercuts_suffered: int = 0
+    dead_hands: int = 0
+    best: MatchLine | None = None
+    worst: MatchLine | None = None
+    longest_streak: int = 0
+    current_streak: int = 0
+    recent: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["levels"] = {str(k): v for k, v in data["levels"].items()}
+        return data
+
+
+def _level(row: StoredMatch) -> int:
+    try:
+        return int(row.meta.get("level", 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def gather(store: Store, *, recent: int = 10) -> Stats:
+    """Count everything over the stored matches against the computer."""
+    stats = Stats()
+    rows = store.matches(kind="computer")
+    hands_by_match: dict[str, list[dict[str, Any]]] = {}
+    for hand in store.all_hands():
+        hands_by_match.setdefault(str(hand["match_id"]), []).append(hand)
+    finished: list[MatchLine] = []
+    for row in rows:
+        level = _level(row)
+        per = stats.levels.setdefault(level, LevelStats())
+        per.matches += 1
+        if row.meta.get("assisted"):
+            per.assisted += 1
+        for hand in hands_by_match.get(row.id, []):
+            per.hands += 1
+            winner, kind = hand["winner"], hand["kind"]
+            if winner == HUMAN:
+                per.hands_won += 1
+            if kind in ("gin", "big_gin"):
+                if winner == HUMAN:
+                    stats.gins += 1
+                else:
+                    stats.gins_suffered += 1
+            elif kind == "undercut":  # the defender undercut the knocker (R5.6)
+                if winner == HUMAN:
+                    stats.undercuts_given += 1
+                else:
+                    stats.undercuts_suffered += 1
+            elif kind == "dead":
+                stats.dead_hands += 1
+        if row.status == "finished" and row.totals is not None:
+            per.finished += 1
+            won = row.winner == HUMAN
+            per.won += won
+            result = row.totals[HUMAN] - row.totals[1 - HUMAN]
+            finished.append(MatchLine(row.id, level, result, won, row.updated_at))
+    if finished:
+        stats.best = max(finished, key=lambda m: (m.result, -m.when))
+        stats.worst = min(finished, key=lambda m: (m.result, m.when))
+    streak = 0
+    for line in sorted(finished, key=lambda m: m.when):
+        streak = streak + 1 if line.won else 0
+        stats.longest_streak = max(stats.longest_streak, streak)
+    stats.current_streak = streak
+    for row in rows[:recent]:
+        stats.recent.append({
+            "id": row.id,
+            "level": _level(row),
+            "status": row.status,
+            "totals": list(row.totals) if row.totals else None,
+            "winner": row.winner,
+            "assisted": bool(row.meta.get("assisted")),
+            "hands": len(hands_by_match.get(row.id, [])),
+            "updated_at": row.updated_at,
+        })
+    stats.levels = dict(sorted(stats.levels.items()))
+    return stats
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f}%" if whole else "–"
+
+
+def render(stats: Stats) -> str:
+    """Plain text for the terminal."""
+    if not stats.levels:
+        return "No matches played yet. Start one with: hollywood-gin play"
+    lines = ["Matches against the computer", ""]
+    lines.append(f"{'level':<7}{'matches':>8}{'finished':>9}{'won':>5}{'win%':>6}"
+                 f"{'hands':>7}{'won':>5}{'win%':>6}{'assisted':>10}")
+    for level, s in stats.levels.items():
+        name = str(level) if level else "?"
+        lines.append(f"{name:<7}{s.matches:>8}{s.finished:>9}{s.won:>5}"
+                     f"{_pct(s.won, s.finished):>6}{s.hands:>7}{s.hands_won:>5}"
+                     f"{_pct(s.hands_won, s.hands):>6}{s.assisted:>10}")
+    lines.append("")
+    lines.append(f"Gins: {stats.gins} yours, {stats.gins_suffered} against you")
+    lines.append(f"Undercuts: {stats.undercuts_given} given, {stats.undercuts_suffered} suffered")
+    lines.append(f"Dead hands: {stats.dead_hands}")
+    for label, line in (("Best match", stats.best), ("Worst match", stats.worst)):
+        if line is not None:
+            lines.append(f"{label}: {line.result:+d} against level {line.level} "
+                         f"({'won' if line.won else 'lost'}, id {line.id[:8]})")
+    lines.append(f"Longest win streak: {stats.longest_streak} (current {stats.current_streak})")
+    if stats.recent:
+        lines += ["", "Recent matches (export one with: hollywood-gin stats --export ID FILE)"]
+        for m in stats.recent:
+            totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
+            outcome = {0: "won", 1: "lost"}.get(m["winner"], "") if m["status"] == "finished" \
+                else m["status"]
+            assisted = " assisted" if m["assisted"] else ""
+            lines.append(f"  {m['id'][:8]}  level {m['level']}  {outcome:<9} {totals:>9}  "
+                         f"{m['hands']} hands{assisted}")
+    return "\n".join(lines)
+
+
+def render_json(stats: Stats) -> str:
+    return json.dumps(stats.to_json(), indent=1)
+
+
+def find_match(store: Store, prefix: str) -> StoredMatch:
+    """A stored match by its id or a unique beginning of it."""
+    prefix = prefix.strip().lower()
+    if len(prefix) < 4:
+        raise HollywoodGinError(f"match id {prefix!r} is too short: give at least 4 characters")
+    found = [row for row in store.matches() if row.id.startswith(prefix)]
+    if not found:
+        raise HollywoodGinError(f"no saved match has an id starting {prefix!r}")
+    if len(found) > 1:
+        raise HollywoodGinError(f"{len(found)} saved matches have ids starting {prefix!r}; "
+                                "give more characters")
+    return found[0]
+
+
+def export_match(store: Store, prefix: str, path: str | Path) -> str:
+    """Write a match's record (record.py format, replayable) and return its full id."""
+    row = find_match(store, prefix)
+    if row.kind == "keeper":
+        raise HollywoodGinError(
+            f"match {row.id[:8]} is a score-keeper sheet: it has no cards or actions to record")
+    persistent = store.open_match(row.id)
+    save_record(persistent.match, path, players=persistent.players)
+    return row.id

@@ -1,0 +1,150 @@
+"""Small widgets shared by the game and the score keeper: a card, and a two-way question."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..cards import Card, Rank
+from .look import face_colour
+
+__all__ = ["AskScreen", "CardWidget"]
+
+
+class CardWidget(Static):
+    """One card: a face, a back (a hidden card, R3.4), or nothing; clicking it says so."""
+
+    DEFAULT_CSS = """
+    CardWidget {
+        width: 5;
+        height: 3;
+        border: round #9a9a9a;
+        background: #f6f3ea;
+        content-align: center middle;
+        margin-right: 1;
+    }
+    CardWidget.-back {
+        background: #27457a;
+        color: #6f8fcf;
+        border: round #6f8fcf;
+    }
+    CardWidget.-meld { border: round #3f9a5a; }
+    CardWidget.-new { border: round #2aa7c9; }
+    CardWidget.-taken { border: round #b07ad6; }
+    CardWidget.-hinted { border: heavy #e0a030; }
+    CardWidget.-selected {
+        border: heavy #f0c020;
+        background: #fff1a8;
+    }
+    CardWidget.-group { margin: 0 1 0 3; }
+    CardWidget.-empty {
+        background: transparent;
+        border: round #555555;
+        color: #777777;
+    }
+    """
+
+    class Chosen(Message):
+        """The card was clicked."""
+
+        def __init__(self, widget: CardWidget) -> None:
+            super().__init__()
+            self.widget = widget
+
+    def __init__(self, *, slot: int = 0, id: str | None = None, classes: str | None = None):
+        super().__init__("", id=id, classes=classes)
+        self.slot = slot
+        self.card: Card | None = None
+        self._shown: tuple[object, ...] = ()
+
+    def mark(self, name: str, on: bool) -> None:
+        """Set a class only when it changes (restyling is the costly part of a redraw)."""
+        if self.has_class(name) != on:
+            self.set_class(on, name)
+
+    def _show(self, key: tuple[object, ...], content: Text | str, kind: str) -> None:
+        if not self.display:
+            self.display = True
+        if key == self._shown:
+            return
+        self._shown = key
+        self.mark("-back", kind == "back")
+        self.mark("-empty", kind == "empty")
+        self.update(content, layout=False)  # a card never changes size
+
+    def show_face(self, card: Card, *, four_colour: bool = False) -> None:
+        self.card = card
+        rank = "10" if card.rank == Rank.TEN else card.rank.letter
+        style = f"bold {face_colour(card, four_colour)}"
+        self._show(("face", card, four_colour), Text(f"{rank:>2}{card.suit.glyph}", style=style),
+                   "face")
+
+    def show_back(self) -> None:
+        self.card = None
+        self._show(("back",), "▒▒▒", "back")
+
+    def show_empty(self, label: str = "") -> None:
+        self.card = None
+        self._show(("empty", label), label, "empty")
+
+    def hide(self) -> None:
+        self.card = None
+        if self.display:
+            self.display = False
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self))
+
+
+class AskScreen(ModalScreen[bool]):
+    """A question with two answers, yes (Enter or the first key) and no (Escape or the second)."""
+
+    DEFAULT_CSS = """
+    AskScreen { align: center middle; background: $background 60%; }
+    AskScreen > Vertical {
+        width: 72; height: auto; padding: 1 2;
+        border: thick $accent; background: $surface;
+    }
+    AskScreen #question { margin-bottom: 1; }
+    AskScreen Horizontal { height: auto; align-horizontal: center; }
+    AskScreen Button { margin: 0 2; }
+    """
+
+    def __init__(self, title: str, question: Text | str, yes: tuple[str, str],
+                 no: tuple[str, str]) -> None:
+        super().__init__()
+        self._title, self._question, self._yes, self._no = title, question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self._title, style="bold"), id="title")
+            yield Static(self._question, id="question")
+            with Horizontal():
+                yield Button(f"{self._yes[0]} ({self._yes[1]})", variant="primary", id="yes")
+                yield Button(f"{self._no[0]} ({self._no[1]})", id="no")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key in (self._yes[1], self._no[1]):
+            event.stop()
+            self.dismiss(event.key == self._yes[1])
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "answer(True)", "yes", show=False, priority=True),
+        Binding("escape", "answer(False)", "no", show=False),
+    ]
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
