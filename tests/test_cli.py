@@ -103,3 +103,33 @@ def test_installed_command_runs() -> None:
     done = subprocess.run([sys.executable, "-m", "hollywood_gin", "melds", "As 2s 3s"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "A♠ 2♠ 3♠" in done.stdout
+
+
+def test_every_layer_adds_its_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    for command in ("melds", "replay", "arena", "play", "stats", "score", "serve"):
+        assert f"    {command} " in out, f"{command} missing from hollywood-gin --help"
+
+
+def test_help_needs_no_optional_dependency() -> None:
+    """``hollywood-gin --help`` must work on a core-only install: no layer imports its
+    third-party packages until its command runs."""
+    code = (
+        "import sys, builtins\n"
+        "real = builtins.__import__\n"
+        "def guard(name, *a, **k):\n"
+        "    if name.split('.')[0] in {'textual', 'starlette', 'uvicorn', 'sqlalchemy',\n"
+        "                              'ray', 'pyspiel', 'gymnasium', 'pettingzoo', 'numpy',\n"
+        "                              'matplotlib', 'platformdirs'}:\n"
+        "        raise ImportError('optional ' + name)\n"
+        "    return real(name, *a, **k)\n"
+        "builtins.__import__ = guard\n"
+        "from hollywood_gin.cli import main\n"
+        "sys.exit(main(['melds', 'As', '2s', '3s']))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert "A♠ 2♠ 3♠" in done.stdout

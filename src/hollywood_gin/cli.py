@@ -111,13 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(func=_cmd_replay)
 
     for name in LAYER_COMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as exc:  # a layer not built into this checkout yet
-            if exc.name and exc.name.startswith(f"{__package__}."):
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f"{__package__}.{name}").register(sub)
     return parser
 
 
