@@ -3,7 +3,7 @@
 Run in the benchmark environment (the peers are not project dependencies)::
 
     python3 -m venv benchmarks/.venv
-    benchmarks/.venv/bin/pip install -r benchmarks/requirements.txt
+    benchmarks/.venv/bin/pip install -r benchmarks/requirements.txt -e .
     benchmarks/.venv/bin/python benchmarks/bench_core.py
 
 Every figure is measured in this one process, the engines taking turns
