@@ -56,7 +56,9 @@ ND_KNOCKABLE = "As 2s 3s 4h 5h 6h 7s 7d 7c 2d"
 D_LOOSE = "Ks Qh Jd 9c 8s 6d 4c Tc 3h 9h"
 
 
-def assert_illegal(hand: Hand, action: Action, match: str = "", player: int | None = None) -> str:
+def assert_illegal(
+    hand: Hand, action: Action, match: str | None = None, player: int | None = None
+) -> str:
     """The action raises IllegalActionError and leaves the hand exactly as it was."""
     before = hand.clone()
     with pytest.raises(IllegalActionError, match=match) as info:
@@ -66,6 +68,7 @@ def assert_illegal(hand: Hand, action: Action, match: str = "", player: int | No
     with pytest.raises(IllegalActionError):
         hand.check(action, player)
     assert hand == before
+    assert str(info.value), "an illegal action must say why"
     return str(info.value)
 
 
