@@ -16,7 +16,15 @@ PGDB=${HG_PG_DB:-hollywood_gin_test}
     pg_createcluster "$VERSION" main
   fi
   if ! pg_lsclusters -h | grep -q "^$VERSION main .* online"; then
-    pg_ctlcluster "$VERSION" main start
+    if ! pg_ctlcluster "$VERSION" main start; then
+      # A server killed outright (as at the end of a session) can leave its socket lock
+      # behind; with no postgres process left, it is stale.
+      sleep 2
+      if ! pgrep -x postgres >/dev/null; then
+        rm -f /var/run/postgresql/.s.PGSQL.*.lock /var/lib/postgresql/"$VERSION"/main/postmaster.pid
+      fi
+      pg_ctlcluster "$VERSION" main start
+    fi
   fi
   PORT=$(pg_lsclusters -h | awk -v v="$VERSION" '$1 == v && $2 == "main" {print $3}')
   for _ in $(seq 1 30); do
