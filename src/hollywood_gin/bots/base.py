@@ -1,0 +1,72 @@
+"""The one interface every computer player implements, and the small values around it.
+
+A bot sees only a :class:`~hollywood_gin.hand.HandView` (and the public score
+sheet), never a :class:`~hollywood_gin.hand.Hand`: whatever it knows of the
+opponent it must infer from the public log, as a person would.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from ..actions import Action
+from ..errors import HollywoodGinError
+from ..hand import HandView
+from ..sheet import ScoreSheet
+
+__all__ = ["Bot", "BotError", "Hint"]
+
+
+class BotError(HollywoodGinError):
+    """A bot was asked for something it cannot do: an unknown name, a view with no choice."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """A suggested action and the one-line reason a person can read."""
+
+    action: Action
+    reason: str
+
+
+class Bot(ABC):
+    """A computer player: ``reset`` at the start of a match, then ``choose`` at every turn.
+
+    ``choose`` returns one of ``view.legal_actions``.  A bot may keep state across
+    a hand and a match, but only what it could have learnt from its views, so two
+    views that look the same from its seat get the same answer from the same seed.
+    """
+
+    name: str = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new match; ``seed`` makes the bot's own choices reproducible."""
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
+        """The action to play in ``view`` (one of ``view.legal_actions``)."""
+
+    def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
+        """The choice with a reason; bots that can say why override this."""
+        action = self.choose(view, sheet)
+        return Hint(action, f"{action}: the {self.name} bot's choice")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+def only_choice(view: HandView) -> Action | None:
+    """The single legal action when there is no choice to make, else None."""
+    legal = view.legal_actions
+    if not legal:
+        raise BotError(
+            f"player {view.player} has no legal action: it is player {view.to_act}'s turn "
+            f"in phase {view.phase.value}"
+        )
+    return legal[0] if len(legal) == 1 else None

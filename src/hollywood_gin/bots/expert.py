@@ -1,0 +1,342 @@
+"""``expert``: the greedy heuristic's judgement checked by determinized Monte Carlo.
+
+At each real choice the expert lists a few candidates (the greedy heuristic's
+best discards, the knock, taking or refusing the upcard), re-deals the cards it
+cannot see many times from its opponent model (:mod:`.search`), plays every
+candidate out on every deal with a fast policy (common random numbers, so the
+candidates are compared on the same deals), and keeps the candidate whose
+results are worth most on the score sheet (:mod:`.equity`): a knock that wins the
+match, closes a column or saves a shutout is worth more than its points.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, fields, replace
+from typing import TypeVar
+
+from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from ..cards import CARDS
+from ..hand import HandView, Phase
+from ..melds import deadwood_of_mask
+from ..sheet import ScoreSheet
+from .base import Bot, BotError, Hint, only_choice
+from .cardsense import POINTS, CardSense, bits, free_mask, in_some_meld, read_view
+from .equity import SheetValue
+from .greedy import GreedySettings, plan_discard
+from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
+
+__all__ = ["ExpertBot", "ExpertSettings"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertSettings:
+    """The expert's search budget and model knobs."""
+
+    samples: int = 64  # determinizations per decision searched
+    candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
+    switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
+    cost_window: float = 6.0  # only discards within this heuristic cost of the best
+    pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
+    pressure_slope: float = 0.035  # ... growing with his draws
+    mcmc_steps: int = 16
+    early: int = 4  # my playout knock schedule: opponent draws before it tightens,
+    slope: float = 0.8  # points per draw after that,
+    floor: int = 2  # and the lowest it goes
+    opp_early: int = 0  # the opponent's, as I model him: by default he knocks at once,
+    opp_slope: float = 0.0  # the cautious assumption (and the truth of ``basic``)
+    opp_floor: int = 10
+    opp_mix: float = 0.0  # share of deals where he knocks by the schedule below instead
+    mix_early: int = 4
+    mix_slope: float = 0.8
+    mix_floor: int = 2
+    search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
+    no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
+    time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
+
+    @classmethod
+    def from_overrides(cls, values: dict[str, float], spec: str) -> ExpertSettings:
+        """These settings with some fields changed by name (from a bot spec)."""
+        known = {f.name: f for f in fields(cls)}
+        changes: dict[str, float | int] = {}
+        for key, value in values.items():
+            if key not in known:
+                raise BotError(
+                    f"expert has no setting {key!r} (in {spec!r}); its settings are "
+                    + ", ".join(known)
+                )
+            changes[key] = int(value) if known[key].type in (int, "int") else value
+        return replace(cls(), **changes)  # type: ignore[arg-type]
+
+
+class ExpertBot(Bot):
+    """Determinized Monte Carlo over the greedy heuristic's candidates."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        settings: ExpertSettings | None = None,
+        greedy: GreedySettings | None = None,
+    ) -> None:
+        super().__init__(seed)
+        self.settings = settings or ExpertSettings()
+        self.greedy = greedy or GreedySettings()
+        self._reason = ""
+
+    # -- the decision ---------------------------------------------------------------------
+
+    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
+        forced = only_choice(view)
+        if forced is not None:
+            self._reason = f"{forced}: the only legal action"
+            return forced
+        sense = read_view(view)
+        probs = sense.opp_probs()
+        if view.phase is Phase.DISCARD:
+            return self._discard(view, sheet, sense, probs)
+        return self._draw(view, sheet, sense, probs)
+
+    def _discard(
+        self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
+    ) -> Action:
+        st = self.settings
+        mask = view.hand_mask
+        legal = view.legal_actions
+        allowed = [a.card.index for a in legal if isinstance(a, Discard)]
+        knockable = {a.card.index for a in legal if isinstance(a, Knock) and a.card is not None}
+        plans = plan_discard(mask, allowed, sense, probs, self.greedy)
+        candidates: list[Action] = []
+        if knockable:
+            best_knock = min(
+                (p for p in plans if p.card in knockable), key=lambda p: (p.deadwood, p.cost)
+            )
+            if best_knock.deadwood == 0:
+                self._reason = f"gin: knock discarding {CARDS[best_knock.card]}"
+                return Knock(CARDS[best_knock.card])
+            candidates.append(Knock(CARDS[best_knock.card]))
+        top = plans[0].cost
+        for p in plans[: st.candidates]:
+            if p.cost <= top + st.cost_window:
+                candidates.append(Discard(CARDS[p.card]))
+        if len(candidates) == 1:
+            self._reason = self._discard_reason(candidates[0], plans[0].danger, searched=False,
+                                                mask=mask)
+            return candidates[0]
+        values = self._search(view, sheet, sense, candidates)
+        first = 1 if knockable else 0  # the heuristic's best discard
+        for k in range(first + 1, len(candidates)):
+            values[k] -= st.switch_margin
+        best = max(range(len(candidates)), key=lambda k: (values[k], -k))
+        choice = candidates[best]
+        card = choice.card if isinstance(choice, Discard | Knock) else None
+        danger = next((p.danger for p in plans if card and p.card == card.index), 0.0)
+        self._reason = self._discard_reason(choice, danger, searched=True, values=values,
+                                            candidates=candidates, mask=mask)
+        return choice
+
+    def _draw(
+        self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
+    ) -> Action:
+        upcard = view.upcard
+        assert upcard is not None
+        x = upcard.index
+        mask = view.hand_mask
+        offer = view.phase is Phase.OFFER
+        take: Action = TakeUpcard() if offer else TakeDiscard()
+        refuse: Action = Pass() if offer else DrawStock()
+        # A card that melds with nothing and lowers nothing is not worth a search.
+        now = deadwood_of_mask(mask)
+        with_x = mask | (1 << x)
+        allowed = bits(mask) + ([x] if view.rules.discard_taken_card else [])
+        plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
+        melds = in_some_meld(mask, x)
+        lowers = plans[0].deadwood < now
+        if not melds and (not lowers or now - plans[0].deadwood < 4):
+            self._reason = f"{refuse}: {upcard} makes no meld"
+            return refuse
+        if not self.settings.search_draws:
+            from .greedy import GreedyBot
+
+            return GreedyBot(settings=self.greedy).choose(view, sheet)
+        values = self._search(view, sheet, sense, [take, refuse])
+        if values[0] > values[1]:
+            self._reason = (
+                f"{take}: {upcard} " + ("makes a meld" if melds else "lowers the deadwood")
+                + f" (worth {values[0] - values[1]:+.1f} over a blind draw)"
+            )
+            return take
+        self._reason = f"{refuse}: {upcard} is worth less than a blind draw"
+        return refuse
+
+    # -- the search -----------------------------------------------------------------------
+
+    def _search(
+        self,
+        view: HandView,
+        sheet: ScoreSheet | None,
+        sense: CardSense,
+        candidates: list[Action],
+    ) -> list[float]:
+        """The mean sheet value of each candidate over the same determinizations."""
+        st = self.settings
+        models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
+        if st.opp_mix > 0:
+            models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
+        value = SheetValue(sheet, view.player)
+        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope)
+        rng = self.rng
+        start = time.perf_counter()
+        cap = st.time_cap_ms / 1000.0
+        totals = [0.0] * len(candidates)
+        n = 0
+        batch = 8
+        while n < st.samples:
+            k = min(batch, st.samples - n)
+            mixed = round(k * st.opp_mix) if len(models) > 1 else 0
+            for m, count in ((0, k - mixed), (1, mixed)):
+                if not count:
+                    continue
+                playout, floor = models[m]
+                deals = sample_deals(view, sense, rng, count, pressure=pressure,
+                                     steps=st.mcmc_steps, floor=floor)
+                for deal in deals:
+                    for c, action in enumerate(candidates):
+                        winner, points = self._play(view, sense, playout, deal, action)
+                        totals[c] += value.value(winner, points)
+            n += k
+            if cap and time.perf_counter() - start > cap:
+                break
+        return [t / max(1, n) for t in totals]
+
+    def _model(
+        self, view: HandView, sense: CardSense, early: int, slope: float, floor: int
+    ) -> tuple[Playout, int]:
+        """A playout with the opponent knocking by this schedule, and the deadwood his
+        hand must exceed now if he could have knocked and did not."""
+        st = self.settings
+        rules = view.rules
+        playout = Playout(
+            PlayoutRules(
+                limit=view.knock_limit,
+                discard_taken=rules.discard_taken_card,
+                dead_stock=rules.dead_hand_stock,
+                gin_bonus=rules.gin_bonus,
+                undercut_bonus=rules.undercut_bonus,
+                early=_by_seat(view.player, st.early, early),
+                slope=_by_seat(view.player, st.slope, slope),
+                floor=_by_seat(view.player, st.floor, floor),
+            )
+        )
+        above = -1
+        if st.no_knock_evidence and _opponent_discarded(view):
+            # He discarded instead of knocking: under this model of his knocking, his
+            # hand now has more deadwood than he would have knocked with.
+            mine = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
+            late = max(0, mine - early)
+            above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
+        return playout, above
+
+    def _play(
+        self,
+        view: HandView,
+        sense: CardSense,
+        playout: Playout,
+        deal: Deal,
+        action: Action,
+    ) -> tuple[int | None, int]:
+        me = view.player
+        opp = 1 - me
+        hands = [0, 0]
+        hands[me] = sense.mine
+        hands[opp] = deal.opp
+        stock = deal.stock[:]
+        pile = [c.index for c in view.discard_pile]
+        draws = [0, 0]
+        draws[me] = sense.my_draws
+        draws[opp] = sense.opp_draws
+        passes = sum(1 for _, a in view.history if isinstance(a, Pass))
+        if isinstance(action, Knock):
+            assert action.card is not None
+            return playout.score(me, sense.mine & ~action.card.bit, deal.opp)
+        if isinstance(action, Discard):
+            hands[me] = sense.mine & ~action.card.bit
+            pile.append(action.card.index)
+            if len(stock) <= view.rules.dead_hand_stock:
+                return None, 0
+            return playout.run(hands, stock, pile, opp, DRAW, -1, passes, False, draws)
+        if isinstance(action, TakeUpcard | TakeDiscard):
+            taken = pile.pop()
+            hands[me] = sense.mine | (1 << taken)
+            draws[me] += 1
+            return playout.run(hands, stock, pile, me, DISCARD, taken, passes, False, draws)
+        if isinstance(action, DrawStock):
+            hands[me] = sense.mine | (1 << stock.pop())
+            draws[me] += 1
+            return playout.run(hands, stock, pile, me, DISCARD, -1, passes, False, draws)
+        # Pass in the opening.
+        passes += 1
+        if passes == 1:
+            return playout.run(hands, stock, pile, opp, OFFER, -1, passes, False, draws)
+        return playout.run(hands, stock, pile, opp, DRAW, -1, passes, True, draws)
+
+    # -- reasons --------------------------------------------------------------------------
+
+    def _discard_reason(
+        self,
+        action: Action,
+        danger: float,
+        *,
+        searched: bool,
+        values: list[float] | None = None,
+        candidates: list[Action] | None = None,
+        mask: int = 0,
+    ) -> str:
+        if isinstance(action, Knock):
+            extra = ""
+            if values is not None and candidates is not None and len(values) > 1:
+                others = [v for a, v in zip(candidates, values, strict=True) if a != action]
+                extra = f" (worth {values[candidates.index(action)] - max(others):+.1f} " \
+                        "over playing on)"
+            return f"knock discarding {action.card}: an undercut is unlikely{extra}"
+        assert isinstance(action, Discard)
+        if danger < 0.1:
+            tail = "the opponent is unlikely to want it"
+        elif danger < 0.3:
+            tail = "some risk of helping the opponent"
+        else:
+            tail = "the opponent may want it, but keeping it costs more"
+        card = action.card
+        free = free_mask(mask & ~card.bit | card.bit) if mask else 0
+        high = max((POINTS[i] for i in bits(free)), default=0)
+        if not free >> card.index & 1:
+            what = "it breaks the weakest meld"
+        elif card.points >= high:
+            what = "highest deadwood card"
+        else:
+            what = "the deadwood card least likely to meld"
+        if values is not None and candidates and any(isinstance(a, Knock) for a in candidates):
+            return f"discard {card}: playing on beats knocking now ({what}; {tail})"
+        return f"discard {card}: {what}, {tail}"
+
+    def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
+        action = self.choose(view, sheet)
+        return Hint(action, self._reason)
+
+
+def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:
+    """A pair indexed by seat from my value and the opponent's."""
+    return (mine, theirs) if me == 0 else (theirs, mine)
+
+
+def _opponent_discarded(view: HandView) -> bool:
+    """True if the opponent's last action was a plain discard (a knock was his to make)."""
+    opp = 1 - view.player
+    for player, action in reversed(view.history):
+        if player == opp:
+            return isinstance(action, Discard)
+    return False

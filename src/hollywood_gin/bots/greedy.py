@@ -1,0 +1,209 @@
+"""``greedy``: a fast heuristic player that watches the opponent.
+
+It keeps cards with live chances of melding, throws the cards the opponent is
+unlikely to use (judged from what he took, refused and threw), takes the
+upcard when that beats a blind draw, and knocks with judgement: early with
+anything the rules allow, later only with a count low enough not to fear an
+undercut, and not at all while a gin is cheap to reach.  Well under a
+millisecond a decision: it is also the expert's rollout policy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from ..cards import CARDS
+from ..hand import HandView, Phase
+from ..melds import deadwood_of_mask
+from ..sheet import ScoreSheet
+from .base import Bot, BotError, Hint, only_choice
+from .cardsense import POINTS, RELATED, CardSense, bits, danger, read_view
+
+__all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
+
+
+@dataclass(frozen=True, slots=True)
+class GreedySettings:
+    """The knobs of the greedy heuristic (tuned against ``basic`` on the ``eaai`` rules)."""
+
+    potential: float = 0.2  # weight of the deadwood live cards could soak up
+    danger: float = 6.0  # cost, in deadwood points, of a discard the opponent surely wants
+    take_margin: float = 1.0  # how much better than a blind draw the upcard must look
+    knock_early: int = 4  # opponent draws before the knock limit starts to tighten
+    knock_slope: float = 0.8  # points of knock limit lost per opponent draw after that
+    knock_floor: int = 2  # never demand a lower count than this to knock
+    gin_hunt: int = 2  # with this much deadwood or less, early, play on for gin
+    gin_hunt_stock: int = 20  # ... while at least this many cards remain in the stock
+
+    @classmethod
+    def from_overrides(cls, values: dict[str, float], spec: str) -> GreedySettings:
+        """These settings with some fields changed by name (from a bot spec)."""
+        known = {f.name: f for f in fields(cls)}
+        changes: dict[str, float | int] = {}
+        for key, value in values.items():
+            if key not in known:
+                raise BotError(
+                    f"greedy has no setting {key!r} (in {spec!r}); its settings are "
+                    + ", ".join(known)
+                )
+            changes[key] = int(value) if known[key].type in (int, "int") else value
+        return replace(cls(), **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A scored discard: the card, the deadwood it leaves and the heuristic cost."""
+
+    card: int
+    deadwood: int
+    cost: float
+    danger: float
+
+
+def _potential(rest: int, dead: int, live: int, p_live: list[float]) -> float:
+    """Deadwood that the live cards related to the hand could soak up, weighted by chance."""
+    total = 0.0
+    near = 0
+    for i in bits(rest):
+        near |= RELATED[i]
+    near &= live
+    while near:
+        low = near & -near
+        u = low.bit_length() - 1
+        near ^= low
+        gain = dead + POINTS[u] - deadwood_of_mask(rest | low)
+        if gain > 0:
+            total += p_live[u] * gain
+    return total
+
+
+def plan_discard(
+    mask: int,
+    allowed: list[int],
+    sense: CardSense,
+    probs: list[float],
+    s: GreedySettings,
+) -> list[Plan]:
+    """Every allowed discard from the 11-card ``mask`` with its cost, best first."""
+    live = sense.unseen & ~sense.opp_known
+    p_live = [1.0 - p for p in probs]
+    draws_left = max(1.0, min(sense.stock / 2.0, 10.0))
+    scale = s.potential * draws_left / max(1.0, float(sense.stock))
+    plans = []
+    for i in allowed:
+        rest = mask & ~(1 << i)
+        dead = deadwood_of_mask(rest)
+        pot = _potential(rest, dead, live, p_live) if scale else 0.0
+        d = danger(sense, i, probs) if s.danger else 0.0
+        cost = dead - scale * pot + s.danger * d
+        plans.append(Plan(i, dead, cost, d))
+    plans.sort(key=lambda p: (p.cost, p.deadwood, p.card))
+    return plans
+
+
+def knock_threshold(sense: CardSense, limit: int, s: GreedySettings) -> float:
+    """The highest count worth knocking with now: the limit early, less as the hand ages."""
+    late = max(0, sense.opp_draws - s.knock_early)
+    return max(min(float(s.knock_floor), float(limit)), limit - s.knock_slope * late)
+
+
+class GreedyBot(Bot):
+    """The greedy heuristic player (see the module docstring)."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, *, settings: GreedySettings | None = None) -> None:
+        super().__init__(seed)
+        self.settings = settings or GreedySettings()
+        self._last_reason = ""
+
+    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
+        forced = only_choice(view)
+        if forced is not None:
+            self._last_reason = f"{forced}: the only legal action"
+            return forced
+        sense = read_view(view)
+        probs = sense.opp_probs()
+        if view.phase is Phase.DISCARD:
+            return self._discard(view, sense, probs)
+        return self._draw(view, sense, probs)
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _draw(self, view: HandView, sense: CardSense, probs: list[float]) -> Action:
+        s = self.settings
+        upcard = view.upcard
+        assert upcard is not None
+        mask = view.hand_mask
+        x = upcard.index
+        with_x = mask | (1 << x)
+        allowed = [i for i in bits(mask)]  # the taken card may not be thrown back (R4.3)
+        if view.rules.discard_taken_card:
+            allowed.append(x)
+        plans = plan_discard(with_x, allowed, sense, probs, s)
+        take = plans[0]
+        now = deadwood_of_mask(mask)
+        # A blind draw keeps this hand plus one random card: its cost is the hand's cost
+        # now less the average worth of one draw (its share of the potential).
+        live = sense.unseen & ~sense.opp_known
+        p_live = [1.0 - p for p in probs]
+        pot = _potential(mask, now, live, p_live)
+        stock = max(1.0, float(sense.stock))
+        scale = s.potential * max(1.0, min(sense.stock / 2.0, 10.0)) / stock
+        blind = now - scale * pot - pot / stock
+        can_knock_now = take.deadwood <= view.knock_limit < now
+        wants = take.card != x and (can_knock_now or take.cost + s.take_margin < blind)
+        if view.phase is Phase.OFFER:
+            self._last_reason = (
+                f"take {upcard}: it makes a meld" if wants else f"pass on {upcard}: no use"
+            )
+            return TakeUpcard() if wants else Pass()
+        if wants and TakeDiscard() in view.legal_actions:
+            self._last_reason = f"take {upcard}: it makes a meld and lowers the deadwood"
+            return TakeDiscard()
+        self._last_reason = f"draw from the stock: {upcard} does not help enough"
+        return DrawStock()
+
+    # -- discarding and knocking ----------------------------------------------------------
+
+    def _discard(self, view: HandView, sense: CardSense, probs: list[float]) -> Action:
+        s = self.settings
+        mask = view.hand_mask
+        legal = view.legal_actions
+        allowed = [a.card.index for a in legal if isinstance(a, Discard)]
+        knockable = {a.card.index for a in legal if isinstance(a, Knock) and a.card is not None}
+        plans = plan_discard(mask, allowed, sense, probs, s)
+        if knockable:
+            knock_plans = [p for p in plans if p.card in knockable]
+            best_knock = min(knock_plans, key=lambda p: (p.deadwood, p.cost, p.card))
+            if best_knock.deadwood == 0:
+                self._last_reason = f"gin: knock discarding {CARDS[best_knock.card]}"
+                return Knock(CARDS[best_knock.card])
+            if self.should_knock(view, sense, best_knock.deadwood):
+                self._last_reason = (
+                    f"knock with {best_knock.deadwood}: the opponent has had "
+                    f"{sense.opp_draws} draws, an undercut is unlikely"
+                )
+                return Knock(CARDS[best_knock.card])
+        best = plans[0]
+        card = CARDS[best.card]
+        why = "highest deadwood card" if best.deadwood == min(p.deadwood for p in plans) else (
+            "keeps the hand's live chances"
+        )
+        if best.danger < 0.1:
+            self._last_reason = f"discard {card}: {why}, the opponent is unlikely to want it"
+        else:
+            self._last_reason = f"discard {card}: {why}"
+        return Discard(card)
+
+    def should_knock(self, view: HandView, sense: CardSense, dead: int) -> bool:
+        """Knock with ``dead`` deadwood now, or play on?"""
+        s = self.settings
+        if dead <= s.gin_hunt and sense.stock >= s.gin_hunt_stock and sense.opp_draws <= 3:
+            return False
+        return dead <= knock_threshold(sense, view.knock_limit, s)
+
+    def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
+        action = self.choose(view, sheet)
+        return Hint(action, self._last_reason)

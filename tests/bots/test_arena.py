@@ -1,0 +1,159 @@
+"""The arena: reproducible from its seed, the same whatever the number of processes, deals
+really mirrored, the JSON report complete, and the command registered for the main CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from typing import Any
+
+import pytest
+
+from hollywood_gin import arena
+from hollywood_gin.arena import ArenaError, ArenaReport, run_arena, wilson
+
+JSON_BOT_KEYS = {
+    "name", "match_win_rate", "match_win_ci", "hand_win_rate", "points_per_hand",
+    "decision_ms_median", "decision_ms_p99",
+}
+
+
+def outcomes(report: ArenaReport) -> list[Any]:
+    """Everything in the results except decision times (the one thing that varies)."""
+    return [
+        (r.pair, r.swapped, r.hands, r.match_winner, r.finished, r.first_deal)
+        for r in report.results
+    ]
+
+
+def timeless(report: ArenaReport) -> dict[str, Any]:
+    out = report.to_dict()
+    for key in ("seconds", "jobs"):
+        out.pop(key)
+    for bot in out["bots"]:
+        for key in list(bot):
+            if key.startswith("decision_ms"):
+                bot.pop(key)
+    return out
+
+
+def test_a_run_reproduces_from_its_seed() -> None:
+    a = run_arena("greedy", "basic", rules="eaai", matches=6, seed=5)
+    b = run_arena("greedy", "basic", rules="eaai", matches=6, seed=5)
+    c = run_arena("greedy", "basic", rules="eaai", matches=6, seed=6)
+    assert outcomes(a) == outcomes(b)
+    assert timeless(a) == timeless(b)
+    assert outcomes(a) != outcomes(c)
+
+
+def test_jobs_do_not_change_results() -> None:
+    one = run_arena("basic", "random", rules="hollywood", matches=8, seed=3, jobs=1)
+    two = run_arena("basic", "random", rules="hollywood", matches=8, seed=3, jobs=2)
+    assert outcomes(one) == outcomes(two)
+    assert timeless(one) == timeless(two)
+    h1 = run_arena("greedy", "basic", rules="eaai", hands=40, seed=1, jobs=1)
+    h2 = run_arena("greedy", "basic", rules="eaai", hands=40, seed=1, jobs=2)
+    assert outcomes(h1) == outcomes(h2)
+
+
+def test_mirrored_deals_really_mirror() -> None:
+    for mode in ({"matches": 6}, {"hands": 30}):
+        report = run_arena("greedy", "basic", rules="eaai", seed=2, **mode)  # type: ignore[arg-type]
+        by_pair: dict[int, list[Any]] = {}
+        for r in report.results:
+            by_pair.setdefault(r.pair, []).append(r)
+        assert len(by_pair) == report.pairs
+        deals = set()
+        for pair in by_pair.values():
+            straight, swapped = sorted(pair, key=lambda r: r.swapped)
+            assert (straight.swapped, swapped.swapped) == (False, True)
+            # Same cards in each seat, and each bot sat in each seat once.
+            assert straight.first_deal == swapped.first_deal
+            assert straight.bot_of_seat(0) == swapped.bot_of_seat(1) == 0
+            deals.add(straight.first_deal)
+        assert len(deals) == len(by_pair)  # different pairs, different deals
+
+
+def test_counts_round_up_to_whole_pairs_and_bad_input_is_refused() -> None:
+    report = run_arena("basic", "basic", rules="eaai", hands=5, seed=0)
+    assert report.games == 6 and report.pairs == 3
+    with pytest.raises(ArenaError):
+        run_arena("basic", "basic", hands=0)
+    with pytest.raises(ArenaError):
+        run_arena("basic", "basic", matches=2, hands=2)
+    with pytest.raises(ValueError, match="the bots are"):
+        run_arena("basic", "nobody", hands=2)
+    with pytest.raises(ArenaError, match="--engine openspiel"):
+        run_arena("basic", "openspiel-simple", hands=2)
+
+
+def test_report_statistics_add_up() -> None:
+    report = run_arena("greedy", "random", rules="eaai", matches=4, seed=1)
+    a, b = report.bots
+    assert a.matches == b.matches == 4
+    assert a.match_wins + b.match_wins == 4
+    assert a.hands == b.hands == sum(len(r.hands) for r in report.results)
+    assert a.hand_wins + b.hand_wins + a.dead + a.ties == a.hands
+    assert a.net_points_per_hand == pytest.approx(-b.net_points_per_hand)
+    assert report.margin_per_hand == pytest.approx(a.net_points_per_hand)
+    assert a.undercuts_given == b.undercuts_suffered
+    assert a.decision_ms_median <= a.decision_ms_p99 <= a.decision_ms_max
+    assert sum(report.pair_sweeps) == report.pairs
+    lo, hi = a.match_win_ci  # type: ignore[misc]
+    assert lo <= a.match_win_rate <= hi  # type: ignore[operator]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+    assert wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def command(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="hollywood-gin")
+    sub = parser.add_subparsers(dest="command")
+    arena.register(sub)
+    return parser.parse_args(argv)
+
+
+def test_command_json_has_the_listed_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    args = command(["arena", "greedy", "basic", "--rules", "eaai", "--matches", "4",
+                    "--seed", "9", "--json", "--quiet"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert isinstance(out["bots"], list) and len(out["bots"]) == 2
+    for bot in out["bots"]:
+        assert set(bot) >= JSON_BOT_KEYS
+        assert isinstance(bot["match_win_ci"], list) and len(bot["match_win_ci"]) == 2
+    assert [b["name"] for b in out["bots"]] == ["greedy", "basic"]
+    assert out["seed"] == 9 and out["rules"] == "eaai"
+
+
+def test_command_text_and_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    args = command(["arena", "basic", "random", "--hands", "6", "--jobs", "2"])
+    assert args.func(args) == 0
+    captured = capsys.readouterr()
+    assert "hands won" in captured.out and "decision ms" in captured.out
+    assert "pairs" in captured.err  # the progress bar
+
+
+def test_plot_needs_matplotlib_or_makes_a_picture(tmp_path: Any) -> None:
+    report = run_arena("basic", "random", hands=4, seed=0)
+    path = tmp_path / "arena.png"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        with pytest.raises(ArenaError, match="matplotlib"):
+            arena.plot_report(report, str(path))
+    else:
+        arena.plot_report(report, str(path))
+        assert path.stat().st_size > 1000
+
+
+def test_report_dict_round_trips_through_json() -> None:
+    report = run_arena("basic", "basic", hands=4, seed=0)
+    assert json.loads(json.dumps(report.to_dict()))["pairs"] == 2
+    assert asdict(report.bots[0])["name"] == "basic"

@@ -1,0 +1,113 @@
+"""Every bot plays only legal actions, for thousands of hands (a few dozen for the expert),
+under several rule sets; and the bot API behaves as documented."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hollywood_gin.bots import BOT_NAMES, Bot, BotError, Hint, hint, make_bot
+from hollywood_gin.bots.levels import LEVELS
+from hollywood_gin.hand import Hand
+from hollywood_gin.match import Match
+from hollywood_gin.rules import Rules
+
+RULE_SETS = [
+    Rules.preset("hollywood"),
+    Rules.preset("eaai"),
+    Rules(discard_taken_card=True, knock_limit=7),
+    Rules(oklahoma=True, big_gin_bonus=31),
+]
+
+
+def play_hands(a: Bot, b: Bot, hands: int, seed: int) -> int:
+    """Play hands, asserting that every choice is one of the legal actions; returns the
+    number of decisions checked."""
+    bots = (a, b)
+    checked = 0
+    rng = random.Random(seed)
+    for n in range(hands):
+        rules = RULE_SETS[n % len(RULE_SETS)]
+        if n % 50 == 0:
+            a.reset(rng.getrandbits(32))
+            b.reset(rng.getrandbits(32))
+        hand = Hand.deal(rules=rules, dealer=n % 2, seed=rng.getrandbits(63))
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            action = bots[seat].choose(view, None)
+            assert action in view.legal_actions, (bots[seat].name, action, view.legal_actions)
+            hand.apply(action, seat)
+            checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "hands"),
+    [("random", "basic", 2500), ("basic", "basic", 1500), ("greedy", "random", 500),
+     ("greedy", "basic", 1500), ("level1", "level3", 300)],
+)
+def test_fast_bots_play_only_legal_actions(a: str, b: str, hands: int) -> None:
+    assert play_hands(make_bot(a, seed=1), make_bot(b, seed=2), hands, seed=hands) > hands * 10
+
+
+def test_expert_plays_only_legal_actions() -> None:
+    assert play_hands(make_bot("expert", seed=3), make_bot("greedy", seed=4), 36, 5)
+    assert play_hands(make_bot("level4", seed=3), make_bot("basic", seed=4), 12, 6)
+
+
+def test_bots_play_legal_whole_matches_with_a_sheet() -> None:
+    """Matches pass the sheet; the expert prices results on it (Hollywood columns)."""
+    bots = (make_bot("expert:samples=6", seed=1), make_bot("basic", seed=2))
+    match = Match(rules=Rules.preset("hollywood"), seed=9)
+    hands = 0
+    while not match.finished and hands < 12:
+        hand = match.hand
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            action = bots[seat].choose(view, match.sheet.copy())
+            assert action in view.legal_actions
+            match.apply(action, seat)
+        hands += 1
+        if not match.finished:
+            match.next_hand()
+
+
+def test_make_bot_knows_every_name_and_refuses_others() -> None:
+    for name in BOT_NAMES:
+        bot = make_bot(name, seed=0)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+    with pytest.raises(ValueError, match="random, basic, greedy, expert"):
+        make_bot("grandmaster")
+    with pytest.raises(BotError, match="no setting"):
+        make_bot("greedy:cleverness=3")
+    with pytest.raises(BotError, match="takes no settings"):
+        make_bot("basic:samples=3")
+    assert make_bot("expert:samples=5").name == "expert:samples=5"
+
+
+def test_levels_have_budgets_and_grow() -> None:
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    budgets = [LEVELS[n].budget_ms for n in sorted(LEVELS)]
+    assert budgets == sorted(budgets)
+
+
+def test_hint_is_legal_with_a_reason_and_repeatable() -> None:
+    rng = random.Random(4)
+    for n in range(6):
+        hand = Hand.deal(rules=Rules.preset("eaai"), dealer=n % 2, seed=n)
+        for _ in range(rng.randrange(0, 20)):
+            if hand.is_over:
+                break
+            hand.apply_id(rng.choice(hand.legal_action_ids()))
+        if hand.is_over:
+            continue
+        view = hand.view(hand.to_act)
+        got = hint(view)
+        assert isinstance(got, Hint)
+        assert got.action in view.legal_actions
+        assert got.reason and "\n" not in got.reason
+        assert hint(view) == got
