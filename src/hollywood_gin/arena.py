@@ -567,8 +567,13 @@ def run_arena(
     jobs: int = 1,
     engine: str = "ours",
     progress: Callable[[int, int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaReport:
     """Play ``matches`` matches (or ``hands`` single hands) as mirrored pairs.
+
+    ``ray`` runs the pairs on a Ray cluster at that address (``"auto"`` joins the one in
+    ``RAY_ADDRESS`` or starts a local one; extra ``cluster``) instead of local processes;
+    every pair is seeded by its number, so the report is the same either way.
 
     Counts are rounded up to an even number (whole pairs).  Bots are names for
     :func:`hollywood_gin.bots.make_bot` (or ``openspiel-simple`` with the OpenSpiel
@@ -611,7 +616,16 @@ def run_arena(
     results: list[GameResult] = []
     start = time.perf_counter()
     done = 0
-    if jobs == 1 or pairs == 1:
+    if ray is not None:
+        from .cluster import RayPool
+
+        with RayPool(ray) as cluster:
+            for pair_result in cluster.imap_unordered(_play_pair, tasks, chunksize=8):
+                results.extend(pair_result)
+                done += 1
+                if progress:
+                    progress(done, pairs)
+    elif jobs == 1 or pairs == 1:
         for task in tasks:
             results.extend(_play_pair(task))
             done += 1
@@ -743,6 +757,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     count.add_argument("--hands", type=int, help="single hands to play instead of matches")
     parser.add_argument("--seed", type=int, default=0, help="seed of every deal (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="run on a Ray cluster ('auto': $RAY_ADDRESS or a local Ray; "
+                        "needs the 'cluster' extra) instead of --jobs local processes")
     parser.add_argument("--engine", choices=ENGINES, default="ours",
                         help="'openspiel' plays single hands in OpenSpiel's gin_rummy")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -764,6 +781,7 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         engine=args.engine,
         progress=bar,
+        ray=args.ray,
     )
     if args.plot:
         plot_report(report, args.plot)
