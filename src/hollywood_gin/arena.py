@@ -24,10 +24,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
+from .actions import Action
 from .errors import HollywoodGinError
 from .hand import Hand
 from .match import Match
 from .rules import PRESETS, Rules
+from .sheet import ScoreSheet
 
 __all__ = [
     "ArenaError",
@@ -159,25 +161,10 @@ def _play_ours(task: _Task) -> GameResult:
     times: tuple[list[float], list[float]] = ([], [])
     hands: list[HandOutcome] = []
     clock = time.perf_counter
-    if task.mode == "hands":
-        hand = Hand.deal(rules=rules, dealer=task.pair % 2, seed=deal_seed)
-        first = _first_deal(hand)
-        while not hand.is_over:
-            seat = hand.to_act
-            view = hand.view(seat)
-            t0 = clock()
-            action = bots[seat].choose(view, None)
-            t1 = clock()
-            if len(view.legal_actions) > 1:
-                times[seat].append((t1 - t0) * 1000.0)
-            hand.apply(action, seat)
-        hands.append(_outcome(hand))
-        return GameResult(task.pair, task.swapped, hands, None, True, times, first)
-    match = Match(rules=rules, seed=deal_seed)
-    first = _first_deal(match.hand)
-    while True:
-        hand = match.hand
-        sheet = match.sheet.copy()
+
+    def play_hand(hand: Hand, sheet: ScoreSheet | None,
+                  apply: Callable[[Action, int], object]) -> None:
+        """Ask the bots until the hand ends, timing each real decision."""
         while not hand.is_over:
             seat = hand.to_act
             view = hand.view(seat)
@@ -186,7 +173,19 @@ def _play_ours(task: _Task) -> GameResult:
             t1 = clock()
             if len(view.legal_actions) > 1:
                 times[seat].append((t1 - t0) * 1000.0)
-            match.apply(action, seat)
+            apply(action, seat)
+
+    if task.mode == "hands":
+        hand = Hand.deal(rules=rules, dealer=task.pair % 2, seed=deal_seed)
+        first = _first_deal(hand)
+        play_hand(hand, None, hand.apply)
+        hands.append(_outcome(hand))
+        return GameResult(task.pair, task.swapped, hands, None, True, times, first)
+    match = Match(rules=rules, seed=deal_seed)
+    first = _first_deal(match.hand)
+    while True:
+        hand = match.hand
+        play_hand(hand, match.sheet.copy(), match.apply)
         hands.append(_outcome(hand))
         if match.finished or len(match.hands) >= MAX_HANDS_PER_MATCH:
             break

@@ -84,11 +84,11 @@ def _move(page: Any, turn: int) -> bool:
         if finish.count():
             finish.first.click()
         else:
-            cards = page.locator(".hand .group.dead .card:not(.locked)")
-            names = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+            # Read the names in one go: the hand may be re-rendered between two reads.
+            read = "els => els.map(e => e.dataset.card)"
+            names = page.locator(".hand .group.dead .card:not(.locked)").evaluate_all(read)
             if not names:  # everything melded but no knock offered: any discardable card
-                cards = page.locator(".hand .card:not(.locked)")
-                names = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+                names = page.locator(".hand .card:not(.locked)").evaluate_all(read)
             card = max(names, key=lambda c: _value(c or "2s"))
             target = page.locator(f'.hand .card[data-card="{card}"]')
             if turn % 3 == 0:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..hand import Hand, HandView
 from ..melds import arrangement_of_mask, deadwood_of_mask, defender_layout_of_masks
-from .cardsense import POINTS, RANK_MASK, CardSense, bits
+from .cardsense import POINTS, CardSense, bits, in_some_meld
 
 __all__ = ["Deal", "Playout", "sample_deals"]
 
@@ -142,17 +142,8 @@ class Playout:
     def wants(self, mask: int, card: int) -> bool:
         """Take ``card`` from the pile: only if it melds and the best discard then leaves
         less deadwood than the hand has now."""
-        s, r = divmod(card, 13)
-        same = (mask & RANK_MASK[r]).bit_count() >= 2
-        if not same:
-            block = (mask >> (s * 13)) & 0x1FFF | (1 << r)
-            lo = hi = r
-            while lo > 0 and block >> (lo - 1) & 1:
-                lo -= 1
-            while hi < 12 and block >> (hi + 1) & 1:
-                hi += 1
-            if hi - lo < 2:
-                return False
+        if not in_some_meld(mask, card):
+            return False
         _, after = self.best_discard(mask | (1 << card), card)
         return after < deadwood_of_mask(mask)
 
