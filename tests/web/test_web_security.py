@@ -250,6 +250,9 @@ def _mid_hand(server: Server) -> tuple[dict[str, Any], Seat, Seat]:
     wait_seq([a, b], 0)
     for _ in range(5):
         step_friend(a, b)
+    assert a.state is not None
+    while a.state["hand"]["phase"] == "over":  # the random deal ended a hand: deal on
+        step_friend(a, b)
     return t, a, b
 
 
