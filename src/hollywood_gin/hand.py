@@ -39,7 +39,7 @@ from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
 from .rules import Rules
 from .scoring import HandScore, score_hand_masks
 
-__all__ = ["Hand", "HandResult", "HandView", "Phase", "deal_order"]
+__all__ = ["Hand", "HandResult", "HandView", "Phase"]
 
 _POINTS = tuple(c.points for c in CARDS)
 _DEFAULT_RULES = Rules()
@@ -68,11 +68,6 @@ class HandResult:
     score: HandScore | None
     hands: tuple[tuple[Card, ...], tuple[Card, ...]]
     knock_discard: Card | None = None
-
-
-def deal_order(deck: Sequence[Card]) -> str:
-    """The deck order convention, as text, for documentation and records."""
-    return " ".join(c.text for c in deck)
 
 
 @dataclass(frozen=True, slots=True)
