@@ -9,7 +9,7 @@ inside one block.  The canonical text of a card is its rank letter
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from enum import IntEnum
 
 from .errors import CardParseError
@@ -22,6 +22,7 @@ __all__ = [
     "Suit",
     "cards_from_mask",
     "cards_text",
+    "indexes_of_mask",
     "mask_of",
     "parse_card",
     "parse_cards",
@@ -218,16 +219,19 @@ def mask_of(cards: Iterable[Card]) -> int:
     return m
 
 
-def _iter_bits(mask: int) -> Iterator[int]:
+def indexes_of_mask(mask: int) -> list[int]:
+    """The card indexes of a mask, lowest first (the fast path's card list)."""
+    out = []
     while mask:
         low = mask & -mask
-        yield low.bit_length() - 1
+        out.append(low.bit_length() - 1)
         mask ^= low
+    return out
 
 
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in canonical order."""
-    return tuple(CARDS[i] for i in _iter_bits(mask))
+    return tuple(CARDS[i] for i in indexes_of_mask(mask))
 
 
 def cards_text(cards: Iterable[Card]) -> str:

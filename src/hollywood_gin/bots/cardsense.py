@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from ..cards import indexes_of_mask
 from ..hand import HandView
 from ..melds import deadwood_of_mask
 
@@ -19,8 +20,7 @@ __all__ = [
     "RELATED",
     "CardSense",
     "absorb",
-    "bits",
-    "connects",
+        "connects",
     "danger",
     "free_mask",
     "in_some_meld",
@@ -45,16 +45,6 @@ def _related(i: int) -> int:
 
 #: For each card, the mask of the cards it can share a meld with.
 RELATED: tuple[int, ...] = tuple(_related(i) for i in range(52))
-
-
-def bits(mask: int) -> list[int]:
-    """The card indexes of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def in_some_meld(mask: int, i: int) -> bool:
@@ -199,11 +189,11 @@ def read_view(view: HandView) -> CardSense:
     weight = [0.0] * 52
     if n > 0 and unseen:
         raw = [1.0 if unseen >> i & 1 else 0.0 for i in range(52)]
-        for i in bits(taken[opp]):
+        for i in indexes_of_mask(taken[opp]):
             _nudge(raw, i, _TAKE_SAME_RANK, _TAKE_NEAR, _TAKE_GAP)
-        for i in bits(refused[opp]):
+        for i in indexes_of_mask(refused[opp]):
             _nudge(raw, i, _REFUSE_SAME_RANK, _REFUSE_NEAR, _REFUSE_GAP)
-        for i in bits(thrown[opp]):
+        for i in indexes_of_mask(thrown[opp]):
             _nudge(raw, i, _THROW_SAME_RANK, _THROW_NEAR, _THROW_GAP)
         total = sum(raw)
         if total > 0:

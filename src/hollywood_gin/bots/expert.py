@@ -16,12 +16,12 @@ from dataclasses import dataclass, fields, replace
 from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
-from ..cards import CARDS
+from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
 from .base import Bot, BotError, Hint, only_choice
-from .cardsense import POINTS, CardSense, bits, free_mask, in_some_meld, read_view
+from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .greedy import GreedySettings, plan_discard
 from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
@@ -152,7 +152,7 @@ class ExpertBot(Bot):
         # A card that melds with nothing and lowers nothing is not worth a search.
         now = deadwood_of_mask(mask)
         with_x = mask | (1 << x)
-        allowed = bits(mask) + ([x] if view.rules.discard_taken_card else [])
+        allowed = indexes_of_mask(mask) + ([x] if view.rules.discard_taken_card else [])
         plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
         melds = in_some_meld(mask, x)
         lowers = plans[0].deadwood < now
@@ -312,7 +312,7 @@ class ExpertBot(Bot):
             tail = "the opponent may want it, but keeping it costs more"
         card = action.card
         free = free_mask(mask & ~card.bit | card.bit) if mask else 0
-        high = max((POINTS[i] for i in bits(free)), default=0)
+        high = max((POINTS[i] for i in indexes_of_mask(free)), default=0)
         if not free >> card.index & 1:
             what = "it breaks the weakest meld"
         elif card.points >= high:

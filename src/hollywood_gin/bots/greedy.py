@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
-from ..cards import CARDS
+from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
 from .base import Bot, BotError, Hint, only_choice
-from .cardsense import POINTS, RELATED, CardSense, bits, danger, read_view
+from .cardsense import POINTS, RELATED, CardSense, danger, read_view
 
 __all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
 
@@ -65,7 +65,7 @@ def _potential(rest: int, dead: int, live: int, p_live: list[float]) -> float:
     """Deadwood that the live cards related to the hand could soak up, weighted by chance."""
     total = 0.0
     near = 0
-    for i in bits(rest):
+    for i in indexes_of_mask(rest):
         near |= RELATED[i]
     near &= live
     while near:
@@ -138,7 +138,7 @@ class GreedyBot(Bot):
         mask = view.hand_mask
         x = upcard.index
         with_x = mask | (1 << x)
-        allowed = [i for i in bits(mask)]  # the taken card may not be thrown back (R4.3)
+        allowed = [i for i in indexes_of_mask(mask)]  # the taken card may not be thrown back (R4.3)
         if view.rules.discard_taken_card:
             allowed.append(x)
         plans = plan_discard(with_x, allowed, sense, probs, s)

@@ -16,9 +16,10 @@ import math
 import random
 from dataclasses import dataclass
 
+from ..cards import indexes_of_mask
 from ..hand import Hand, HandView
 from ..melds import arrangement_of_mask, deadwood_of_mask, defender_layout_of_masks
-from .cardsense import POINTS, CardSense, bits, in_some_meld
+from .cardsense import POINTS, CardSense, in_some_meld
 
 __all__ = ["Deal", "Playout", "sample_deals"]
 
@@ -56,7 +57,7 @@ def sample_deals(
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
-    live_cards = bits(live)
+    live_cards = indexes_of_mask(live)
     weights = [max(1e-6, sense.weight[i]) for i in live_cards]
     need = view.opponent_card_count - len(view.opponent_known)
     known = sense.opp_known
