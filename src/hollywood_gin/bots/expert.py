@@ -7,10 +7,17 @@ candidate out on every deal with a fast policy (common random numbers, so the
 candidates are compared on the same deals), and keeps the candidate whose
 results are worth most on the score sheet (:mod:`.equity`): a knock that wins the
 match, closes a column or saves a shutout is worth more than its points.
+
+It searches until the answer is clear rather than a fixed number of deals: a
+knock that is plainly right is settled in 32 deals, a close call gets up to 256.
+More deals on close calls is what made it stronger than 64 fixed deals: +0.45 and
++0.50 points a hand against ``greedy`` on two seeds of 4,000 mirrored hands each,
+for 1.4 times the time (192 fixed deals gained about as much for 2.6 times).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, fields, replace
 from typing import TypeVar
@@ -35,7 +42,9 @@ T = TypeVar("T")
 class ExpertSettings:
     """The expert's search budget and model knobs."""
 
-    samples: int = 64  # determinizations per decision searched
+    samples: int = 256  # determinizations per decision searched, at most ...
+    min_samples: int = 32  # ... and at least (0: always ``samples``), stopping between
+    stop_z: float = 2.0  # once the best candidate leads each other by this many std errors
     candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
@@ -87,10 +96,12 @@ class ExpertBot(Bot):
         self.settings = settings or ExpertSettings()
         self.greedy = greedy or GreedySettings()
         self._reason = ""
+        self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
 
     # -- the decision ---------------------------------------------------------------------
 
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
+        self.searched_deals = 0
         forced = only_choice(view)
         if forced is not None:
             self._reason = f"{forced}: the only legal action"
@@ -193,6 +204,9 @@ class ExpertBot(Bot):
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
         totals = [0.0] * len(candidates)
+        # Per-deal differences from the first candidate, for the stopping rule.
+        diff_sums = [0.0] * len(candidates)
+        diff_squares = [0.0] * len(candidates)
         n = 0
         batch = 8
         while n < st.samples:
@@ -205,12 +219,24 @@ class ExpertBot(Bot):
                 deals = sample_deals(view, sense, rng, count, pressure=pressure,
                                      steps=st.mcmc_steps, floor=floor)
                 for deal in deals:
+                    first = 0.0
                     for c, action in enumerate(candidates):
                         winner, points = self._play(view, sense, playout, deal, action)
-                        totals[c] += value.value(winner, points)
+                        v = value.value(winner, points)
+                        totals[c] += v
+                        if c == 0:
+                            first = v
+                        else:
+                            diff_sums[c] += v - first
+                            diff_squares[c] += (v - first) ** 2
             n += k
             if cap and time.perf_counter() - start > cap:
                 break
+            if st.min_samples and n >= st.min_samples and _settled(
+                totals, diff_sums, diff_squares, n, st.stop_z
+            ):
+                break
+        self.searched_deals = n
         return [t / max(1, n) for t in totals]
 
     def _model(
@@ -326,6 +352,34 @@ class ExpertBot(Bot):
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)
         return Hint(action, self._reason)
+
+
+def _settled(
+    totals: list[float], diff_sums: list[float], diff_squares: list[float], n: int, z: float
+) -> bool:
+    """True once the leading candidate beats every other by ``z`` standard errors of the
+    paired difference (the deals are shared, so the difference is what is noisy)."""
+    best = max(range(len(totals)), key=lambda c: totals[c])
+
+    def diff(c: int) -> tuple[float, float]:
+        """Mean and variance of the per-deal value of ``c`` minus that of ``best``."""
+        if best == 0:
+            mean, square = diff_sums[c] / n, diff_squares[c] / n
+        elif c == 0:
+            mean, square = -diff_sums[best] / n, diff_squares[best] / n
+        else:
+            # c - best = (c - 0) - (best - 0); its square is not kept, so bound it.
+            mean = (diff_sums[c] - diff_sums[best]) / n
+            square = 2 * (diff_squares[c] + diff_squares[best]) / n
+        return mean, max(0.0, square - mean * mean)
+
+    for c in range(len(totals)):
+        if c == best:
+            continue
+        mean, var = diff(c)
+        if -mean <= z * math.sqrt(var / n):
+            return False
+    return True
 
 
 def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:
