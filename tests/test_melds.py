@@ -33,6 +33,7 @@ from hollywood_gin.melds import (
     is_meld,
     knock_discards,
     layoff_cards_of_masks,
+    least_deadwood_discard_of_mask,
     meld_kind,
     melds_in_mask,
 )
@@ -326,6 +327,27 @@ def test_discard_choices_try_every_discard(cards: tuple[Card, ...]) -> None:
         expected = {c for c in cards if bf_deadwood(hand - {c}) <= limit}
         assert set(knock_discards(cards, limit)) == expected
     assert set(gin_discards(cards)) == {c for c in cards if bf_deadwood(hand - {c}) == 0}
+
+
+@settings(max_examples=examples(300))
+@given(any_hands(0, 11), st.integers(0, (1 << 52) - 1))
+def test_R2_4_least_deadwood_discard_equals_brute_force(
+    cards: tuple[Card, ...], allowed_bits: int
+) -> None:
+    """The playouts' fast discard: least deadwood (brute force), then more points, then
+    the lower index, over only the allowed cards."""
+    hand = frozenset(cards)
+    mask = mask_of(cards)
+    for allowed in (mask, mask & allowed_bits):
+        options = [c for c in cards if allowed >> c.index & 1]
+        if not options:
+            assert least_deadwood_discard_of_mask(mask, allowed) == (-1, 1000)
+            continue
+        best = min(options, key=lambda c: (bf_deadwood(hand - {c}), -c.points, c.index))
+        assert least_deadwood_discard_of_mask(mask, allowed) == (
+            best.index,
+            bf_deadwood(hand - {best}),
+        )
 
 
 def _drop_highest_unmatched(cards: tuple[Card, ...]) -> int:

@@ -533,7 +533,8 @@ class Hand:
         """A hand consistent with ``view``: the unseen cards re-dealt at random between the
         opponent's unknown cards and the stock (determinization for search bots)."""
         me, opp = view.player, 1 - view.player
-        unseen = [i for i in range(52) if view.unseen_mask >> i & 1]
+        hidden = view.unseen_mask  # a property that walks the view: read it once
+        unseen = [i for i in range(52) if hidden >> i & 1]
         rng.shuffle(unseen)
         known = 0
         for c in view.opponent_known:

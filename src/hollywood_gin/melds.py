@@ -35,6 +35,7 @@ __all__ = [
     "knock_discards",
     "layoff_cards_of_masks",
     "layoffs_from_masks",
+    "least_deadwood_discard_of_mask",
     "meld_kind",
     "melds_in_mask",
     "points_of_mask",
@@ -89,6 +90,55 @@ def deadwood_of_mask(mask: int) -> int:
     if not ranks:
         return runs[s0] + runs[s1] + runs[s2] + runs[s3]
     return _deadwood_with_sets(ranks, s0, s1, s2, s3)
+
+
+def least_deadwood_discard_of_mask(mask: int, allowed: int) -> tuple[int, int]:
+    """(card index, deadwood left) of the discard from ``allowed`` that leaves the least
+    deadwood; on ties the card worth more points, then the lower index; (-1, 1000) if
+    ``allowed`` is empty.
+
+    The hot loop of every playout, so the set choices of :func:`deadwood_of_mask` are
+    enumerated once for the whole hand, not once per discard: the hand left by a
+    discard has exactly the set choices of the whole hand that leave that card free
+    for runs, and with the sets fixed only the discarded card's suit block changes.
+    """
+    runs = _RUN_DEADWOOD
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    choices = [(s0, s1, s2, s3)]
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        keep = ~bit
+        four = s0 & s1 & s2 & s3 & bit
+        grown = []
+        for c0, c1, c2, c3 in choices:
+            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
+            grown.append((c0, c1, c2, c3))
+            grown.append((d0, d1, d2, d3))
+            if four:  # a set of three, one suit's card kept for its run
+                grown += [(c0, d1, d2, d3), (d0, c1, d2, d3), (d0, d1, c2, d3), (d0, d1, d2, c3)]
+        choices = grown
+    best_i, best_d, best_p = -1, 1000, -1
+    for blocks in choices:
+        whole = runs[blocks[0]] + runs[blocks[1]] + runs[blocks[2]] + runs[blocks[3]]
+        for k in range(4):
+            block = blocks[k]
+            cand = allowed >> _SHIFTS[k] & block
+            if not cand:
+                continue
+            others = whole - runs[block]
+            while cand:
+                bit = cand & -cand
+                cand ^= bit
+                d = others + runs[block ^ bit]
+                if d <= best_d:
+                    rank = bit.bit_length()
+                    points = rank if rank < 10 else 10
+                    i = _SHIFTS[k] + rank - 1
+                    if d < best_d or points > best_p or (points == best_p and i < best_i):
+                        best_i, best_d, best_p = i, d, points
+    return best_i, best_d
 
 
 def _deadwood_with_sets(ranks: int, s0: int, s1: int, s2: int, s3: int) -> int:

@@ -18,8 +18,13 @@ from dataclasses import dataclass
 
 from ..cards import indexes_of_mask
 from ..hand import Hand, HandView
-from ..melds import arrangement_of_mask, deadwood_of_mask, defender_layout_of_masks
-from .cardsense import POINTS, CardSense, in_some_meld
+from ..melds import (
+    arrangement_of_mask,
+    deadwood_of_mask,
+    defender_layout_of_masks,
+    least_deadwood_discard_of_mask,
+)
+from .cardsense import CardSense, in_some_meld
 
 __all__ = ["Deal", "Playout", "sample_deals"]
 
@@ -127,26 +132,21 @@ class Playout:
 
     def best_discard(self, mask: int, taken: int) -> tuple[int, int]:
         """(card, deadwood left) of the least-deadwood discard, higher card on ties."""
-        best_i, best_d = -1, 1000
-        m = mask
+        allowed = mask
         if taken >= 0 and not self.r.discard_taken:
-            m &= ~(1 << taken)
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            m ^= low
-            d = deadwood_of_mask(mask ^ low)
-            if d < best_d or (d == best_d and POINTS[i] > POINTS[best_i]):
-                best_i, best_d = i, d
-        return best_i, best_d
+            allowed &= ~(1 << taken)
+        return least_deadwood_discard_of_mask(mask, allowed)
 
-    def wants(self, mask: int, card: int) -> bool:
-        """Take ``card`` from the pile: only if it melds and the best discard then leaves
-        less deadwood than the hand has now."""
+    def take_plan(self, mask: int, card: int, now: int) -> tuple[int, int] | None:
+        """The discard after taking ``card`` from the pile, and the deadwood it leaves, if
+        the card is worth taking: only if it melds and that discard leaves less than the
+        ``now`` deadwood of the hand (-1: not known yet); None otherwise."""
         if not in_some_meld(mask, card):
-            return False
-        _, after = self.best_discard(mask | (1 << card), card)
-        return after < deadwood_of_mask(mask)
+            return None
+        plan = self.best_discard(mask | (1 << card), card)
+        if now < 0:
+            now = deadwood_of_mask(mask)
+        return plan if plan[1] < now else None
 
     def knock_limit_for(self, seat: int, opp_draws: int) -> float:
         r = self.r
@@ -178,14 +178,18 @@ class Playout:
     ) -> tuple[int | None, int]:
         """Play on from the given state (lists are changed); (winner or None, points)."""
         r = self.r
+        deads = [-1, -1]  # each hand's deadwood after its last discard (-1: not known)
+        plan: tuple[int, int] | None = None  # the discard planned when the upcard was taken
         while True:
             p = to_act
             mask = hands[p]
             if phase == DISCARD:
-                card, dead = self.best_discard(mask, taken)
+                card, dead = plan if plan is not None else self.best_discard(mask, taken)
+                plan = None
                 if dead <= r.limit and (dead == 0 or dead <= self.knock_limit_for(p, draws[1 - p])):
                     return self.score(p, mask & ~(1 << card), hands[1 - p])
                 hands[p] = mask & ~(1 << card)
+                deads[p] = dead
                 pile.append(card)
                 taken = -1
                 if len(stock) <= r.dead_stock:
@@ -194,7 +198,9 @@ class Playout:
                 phase = DRAW
             elif phase == DRAW:
                 draws[p] += 1
-                if not refused and pile and self.wants(mask, pile[-1]):
+                if not refused and pile:
+                    plan = self.take_plan(mask, pile[-1], deads[p])
+                if plan is not None:
                     taken = pile.pop()
                     hands[p] = mask | (1 << taken)
                 else:
@@ -203,7 +209,8 @@ class Playout:
                 refused = False
                 phase = DISCARD
             else:  # the opening offer (R4.1)
-                if self.wants(mask, pile[-1]):
+                plan = self.take_plan(mask, pile[-1], -1)
+                if plan is not None:
                     draws[p] += 1
                     taken = pile.pop()
                     hands[p] = mask | (1 << taken)
