@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from tui_helpers import SIZE, human_turn, play_to_hand_end, screen_text, settle
 
-from hollywood_gin.actions import Discard, Knock, TakeDiscard
-from hollywood_gin.hand import Phase
+from hollywood_gin.actions import Action, Discard, Knock, TakeDiscard
+from hollywood_gin.hand import HandView, Phase
 from hollywood_gin.melds import discard_choices
 from hollywood_gin.rules import Rules
+from hollywood_gin.sheet import ScoreSheet
 from hollywood_gin.store import Store
 from hollywood_gin.tui.app import KEY_NAMES, GinApp, HandEndScreen, HelpScreen, MatchEndScreen
-from hollywood_gin.tui.session import COMPUTER
+from hollywood_gin.tui.session import COMPUTER, default_hint
 
 
 @pytest.fixture
@@ -202,6 +204,7 @@ def test_hint_and_undo_mark_the_match_assisted(store: Store) -> None:
             session = app.session
             assert session is not None and not session.assisted
             await pilot.press("h")
+            await settle(pilot, app)
             message = str(app.game.query_one("#message").render())
             assert message.startswith("Hint: ") and " — " in message
             assert session.assisted
@@ -219,6 +222,46 @@ def test_hint_and_undo_mark_the_match_assisted(store: Store) -> None:
             assert len(store.load(session.id).actions) == 0
             meta = store.load(session.id).meta
             assert meta["assisted"] is True and meta["hints"] == 1 and meta["undos"] == 1
+
+    asyncio.run(run())
+
+
+def test_a_hint_thinks_off_the_screen_thread_and_a_stale_one_is_dropped(store: Store) -> None:
+    """While the expert thinks the table stays live; if the person moves first, the hint
+    is for a position that is gone: it is not shown and the match is not assisted."""
+
+    async def run() -> None:
+        gate = threading.Event()
+        asked: list[int] = []
+
+        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
+            asked.append(len(view.history))
+            gate.wait(10)
+            return default_hint(view, sheet)
+
+        app = GinApp(store=store, level=1, rules=Rules(), seed=8, first_dealer=1, new=True,
+                     ask=False, delay=0, hinter=slow_hint)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None and session.human_to_act
+            count = session.pm.action_count
+            await pilot.press("h")
+            for _ in range(50):
+                await pilot.pause()
+                if asked:
+                    break
+            assert asked and app.game.hinting
+            assert "Thinking about a hint" in str(app.game.query_one("#message").render())
+            await human_turn(pilot, app)  # the keys still play while the expert thinks
+            await pilot.pause()
+            assert session.pm.action_count > count
+            gate.set()
+            await settle(pilot, app)
+            assert not app.game.hinting
+            assert not str(app.game.query_one("#message").render()).startswith("Hint: ")
+            assert not session.assisted
+            assert store.load(session.id).meta["hints"] == 0
 
     asyncio.run(run())
 

@@ -71,11 +71,8 @@ def sample_deals(
     assert stock_size + need == len(live_cards)
     for _ in range(count):
         # Weighted sampling without replacement (exponential keys), then Metropolis swaps.
-        keyed = sorted(
-            range(len(live_cards)),
-            key=lambda k: math.log(rng.random() + 1e-300) / weights[k],
-            reverse=True,
-        )
+        keys = [math.log(rng.random() + 1e-300) / w for w in weights]
+        keyed = sorted(range(len(live_cards)), key=keys.__getitem__, reverse=True)
         chosen = keyed[:need]
         rest = keyed[need:]
         hand = known

@@ -518,6 +518,7 @@ class GameScreen(Screen[None]):
         self.order: list[Card] = []  # the person's cards in the order shown
         self.selected: Card | None = None
         self.hinted: Card | None = None
+        self.hinting = False  # a hint is being thought out
         self.new_card: Card | None = None
         self.log_lines: list[Text] = []
         self.thinking = False
@@ -1099,13 +1100,27 @@ class GameScreen(Screen[None]):
         if self.thinking or not session.human_to_act:
             self.say("A hint is given on your turn.", error=True)
             return
+        if self.hinting:
+            return
+        self.hinting = True
+        self.say("Thinking about a hint…")
+        self.app.run_worker(self._hint(session), group="hint", exclusive=True)
+
+    async def _hint(self, session: GameSession) -> None:
+        """The expert thinks on a thread (up to half a second in a close call) so the
+        table stays live; a hint that the game has moved past is dropped."""
         try:
-            action, reason = session.hint()
+            position, view, sheet = session.hint_position()
+            action, reason = await asyncio.to_thread(session.think_hint, view, sheet)
         except HollywoodGinError as exc:
             self.say(f"No hint: {exc}", error=True)
             return
         except ImportError:
             self.say("No hint: the computer players are not installed.", error=True)
+            return
+        finally:
+            self.hinting = False
+        if session is not self.session or not session.give_hint(position):
             return
         card = action.card if isinstance(action, (Discard, Knock)) else None
         self.hinted = card
@@ -1249,8 +1264,8 @@ class GinApp(App[None]):
 
     @property
     def busy(self) -> bool:
-        """The computer is moving (tests wait for this to end)."""
-        return self.game.thinking
+        """The computer is moving or a hint is being thought out (tests wait for this)."""
+        return self.game.thinking or self.game.hinting
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._start)

@@ -224,13 +224,25 @@ class GameSession:
 
     # -- help: hints and undo (both mark the match assisted) ---------------------------------
 
-    def hint(self) -> tuple[Action, str]:
-        """The expert's suggested action for the person, with its reason."""
+    def hint_position(self) -> tuple[int, HandView, ScoreSheet]:
+        """What a hint is thought out from: the action count it is for, the person's view
+        and a copy of the sheet, none shared with the session, so the thinking may run
+        on another thread while the screen stays live."""
         if not self.human_to_act:
             raise IllegalActionError("a hint is given on your turn")
-        action, reason = self._hinter(self.view(), self.sheet.copy())
+        return self.pm.action_count, self.view(), self.sheet.copy()
+
+    def think_hint(self, view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
+        """The expert's suggested action and its reason (touches nothing of the session)."""
+        return self._hinter(view, sheet)
+
+    def give_hint(self, position: int) -> bool:
+        """Count a hint thought out at ``position`` as given (the match becomes assisted),
+        unless the game has moved on since: then it is stale and not shown."""
+        if position != self.pm.action_count or not self.human_to_act:
+            return False
         self._mark_assisted("hints")
-        return action, reason
+        return True
 
     def undo_point(self) -> int | None:
         """The log position just before the person's last action in this hand, if any."""
