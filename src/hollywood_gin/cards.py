@@ -231,7 +231,12 @@ def indexes_of_mask(mask: int) -> list[int]:
 
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in canonical order."""
-    return tuple(CARDS[i] for i in indexes_of_mask(mask))
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CARDS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -244,7 +244,7 @@ class Hand:
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
-        return tuple(CARDS[i] for i in self.pile)
+        return tuple([CARDS[i] for i in self.pile])
 
     @property
     def taken_card(self) -> Card | None:
@@ -313,7 +313,7 @@ class Hand:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """The legal actions as values (a knock with the default melds of R8.1)."""
-        return tuple(ACTIONS[i] for i in self.legal_action_ids())
+        return tuple([ACTIONS[i] for i in self.legal_action_ids()])
 
     def check(self, action: Action, player: int | None = None) -> None:
         """Raise :class:`IllegalActionError` saying why ``action`` is not legal now."""
