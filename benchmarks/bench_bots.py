@@ -114,6 +114,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="hands inside OpenSpiel, expert vs its simple bot")
     parser.add_argument("--throughput-hands", type=int, default=3000,
                         help="hands of basic vs basic and simple vs simple for hands/s")
+    parser.add_argument("--throughput-rounds", type=int, default=6,
+                        help="interleaved rounds the throughput hands are split into")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", metavar="FILE", help="also write the results here")
@@ -137,10 +139,17 @@ def main(argv: list[str] | None = None) -> int:
         out["runs"].append(s)
         print(line(s), flush=True)
     if args.throughput_hands > 0:
-        ours = ours_basic_selfplay(args.throughput_hands, args.seed)
-        theirs = openspiel_simple_selfplay(args.throughput_hands, args.seed)
+        # Interleaved rounds, so drift in the shared machine's speed hits both engines alike.
+        rounds = args.throughput_rounds
+        per = max(1, args.throughput_hands // rounds)
+        ours_s = theirs_s = 0.0
+        for r in range(rounds):
+            ours_s += per / ours_basic_selfplay(per, args.seed + r)
+            theirs_s += per / openspiel_simple_selfplay(per, args.seed + r * per)
+        ours, theirs = per * rounds / ours_s, per * rounds / theirs_s
         out["throughput"] = {
-            "hands": args.throughput_hands,
+            "hands": per * rounds,
+            "rounds": rounds,
             "ours_basic_vs_basic_hands_per_s": ours,
             "openspiel_simple_vs_simple_hands_per_s": theirs,
             "ratio_ours_to_openspiel": ours / theirs,
