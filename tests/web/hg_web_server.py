@@ -17,10 +17,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--db", required=True)
     parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--message-rate", type=float, default=0.0)  # 0: the fuzz floods
+    parser.add_argument("--message-burst", type=int, default=40)
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
     app = create_app(store=Store(args.db), allowed_origins=origins, bot_factory=bot_factory,
-                     bot_delay=args.bot_delay)
+                     bot_delay=args.bot_delay, message_rate=args.message_rate,
+                     message_burst=args.message_burst)
     uvicorn.run(app, host="127.0.0.1", port=args.port, ws_max_size=WS_MAX_SIZE,
                 log_level="warning", access_log=False)
 

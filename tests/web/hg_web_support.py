@@ -92,8 +92,9 @@ class Server:
     """A web server in its own process (so that it can be SIGKILLed)."""
 
     def __init__(self, db_url: str, *, cli: bool = True, bot_delay: float = 0.0,
-                 port: int | None = None) -> None:
+                 port: int | None = None, rate: tuple[float, int] | None = None) -> None:
         self.db_url = db_url
+        self.rate = rate  # (messages a second, burst); None: the command's default
         self.cli = cli
         self.bot_delay = bot_delay
         self.port = port or free_port()
@@ -115,6 +116,8 @@ class Server:
         else:  # the same app with the test bot factory
             cmd = [sys.executable, str(Path(HERE) / "hg_web_server.py"), "--port", str(self.port),
                    "--db", self.db_url, "--bot-delay", str(self.bot_delay)]
+        if self.rate is not None:
+            cmd += ["--message-rate", str(self.rate[0]), "--message-burst", str(self.rate[1])]
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  # not a pipe: a full pipe would block the server
         self.proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30

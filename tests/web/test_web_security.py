@@ -10,9 +10,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
+import time
 from typing import Any
 
 import httpx
@@ -449,3 +451,75 @@ def test_pages_carry_a_strict_content_security_policy(server: Server) -> None:
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert r.headers["x-content-type-options"] == "nosniff"
+
+
+# -- message rate ---------------------------------------------------------------------------
+
+
+def test_the_message_rate_passes_a_burst_then_refills_at_its_rate() -> None:
+    from hollywood_gin.web.app import MessageRate
+
+    now = [100.0]
+    limit = MessageRate(5.0, 10, clock=lambda: now[0])
+    assert all(limit.allow() for _ in range(10))
+    assert not limit.allow()
+    assert limit.should_warn() and not limit.should_warn()  # once a second at most
+    now[0] += 0.2  # one token back at 5 a second
+    assert limit.allow() and not limit.allow()
+    now[0] += 60  # the bucket holds no more than the burst
+    assert sum(limit.allow() for _ in range(20)) == 10
+    assert limit.should_warn()
+    unlimited = MessageRate(0.0, 1, clock=lambda: now[0])
+    assert all(unlimited.allow() for _ in range(10_000))
+
+
+def test_a_flood_is_dropped_unread_and_changes_nothing(module_store_url: str) -> None:
+    """The real command with a tight rate: past the burst, messages (a legal move among
+    them) are dropped, the client is told once, and after a pause the same move plays."""
+    server = Server(module_store_url, cli=True, rate=(5.0, 10)).start()
+    try:
+        t = server.create(opponent="friend", name="Ann")
+        g = server.join(t["table"], t["invite"])
+        a = Seat(server, t["table"], t["token"])
+        b = Seat(server, t["table"], g["token"])
+        wait_seq([a, b], 0)
+        assert a.state is not None
+        actor = a if a.state["hand"]["to_act"] == 0 else b
+        assert actor.state is not None
+        move = {"type": "act", "action": "pass", "seq": actor.state["seq"], "rid": 77}
+        for rid in range(1, 13):
+            actor.send({"type": "sync", "rid": rid})
+        actor.send(move)  # no token left for it
+        frames = []
+        with contextlib.suppress(TimeoutError):
+            while True:  # everything the server answers, until it falls silent
+                frames.append(actor.recv(timeout=1.0))
+        answers = [f["rid"] for f in frames if f["type"] == "state" and f.get("rid")]
+        errors = [f for f in frames if f["type"] == "error"]
+        assert answers == list(range(1, 11)) and len(errors) == 1, frames
+        assert errors[0]["code"] == "rate" and "messages a second" in errors[0]["message"]
+        store = Store(module_store_url)
+        try:
+            assert len(store.load(t["table"]).actions) == 0  # the dropped pass never played
+        finally:
+            store.close()
+        time.sleep(0.5)  # two tokens back
+        reply = actor.request({"type": "act", "action": "pass", "seq": actor.state["seq"]})
+        assert reply["type"] == "ack", reply
+        wait_seq([a, b], 1)
+        a.close()
+        b.close()
+    finally:
+        server.stop()
+
+
+def test_serve_refuses_a_negative_message_rate() -> None:
+    import subprocess
+    import sys
+
+    from hg_web_support import env
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hollywood_gin", "serve", "--message-rate", "-1", "--db",
+         "sqlite://"], env=env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--message-rate" in done.stderr

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ from ..store import Store
 from .protocol import MAX_MESSAGE_BYTES, Hello, ProtocolError, error_frame, parse_client_message
 from .tables import BotFactory, Outbox, TableError, TableManager, default_bot_factory, error_for
 
-__all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "create_app"]
+__all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "MessageRate", "create_app"]
 
 log = logging.getLogger("hollywood_gin.web")
 
@@ -48,6 +49,41 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
+
+
+class MessageRate:
+    """A token bucket per connection: a person's bursts of clicks pass, a flood does not.
+
+    ``rate`` messages a second on average, ``burst`` at once; a rate of 0 is no limit.
+    """
+
+    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = max(1, burst)
+        self.clock = clock
+        self.tokens = float(self.burst)
+        self.last = clock()
+        self.warned = -1e9  # when the client was last told it was over the rate
+
+    def allow(self) -> bool:
+        """Take a token for one message; False if there is none (drop the message)."""
+        if self.rate <= 0:
+            return True
+        now = self.clock()
+        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def should_warn(self) -> bool:
+        """True at most once a second: a dropped message is answered only then."""
+        now = self.clock()
+        if now - self.warned >= 1.0:
+            self.warned = now
+            return True
+        return False
 
 
 class SecurityHeaders:
@@ -89,12 +125,15 @@ def create_app(
     allowed_origins: Iterable[str] | None = None,
     bot_factory: BotFactory = default_bot_factory,
     bot_delay: float = 0.6,
+    message_rate: float = 20.0,
+    message_burst: int = 40,
 ) -> Starlette:
     """The web app over one store.
 
     ``allowed_origins`` are the exact origins (``http://127.0.0.1:8000``) whose pages may
     open a table's WebSocket; None accepts only the origin matching the request's Host.
     ``bot_delay`` is the pause before each computer action, so a person can follow it.
+    ``message_rate`` and ``message_burst`` bound what one WebSocket may send (0: no bound).
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
@@ -155,7 +194,8 @@ def create_app(
         outbox = Outbox()
         writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
         try:
-            await _serve_seat(websocket, manager, outbox)
+            await _serve_seat(websocket, manager, outbox,
+                              MessageRate(message_rate, message_burst))
         finally:
             outbox.close(outbox.close_code)
             with contextlib.suppress(Exception):
@@ -211,8 +251,11 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
     return bytes(message.get("bytes") or b"")
 
 
-async def _serve_seat(websocket: WebSocket, manager: TableManager, outbox: Outbox) -> None:
-    """Hello first (the token), then one reply per refused message until the peer leaves."""
+async def _serve_seat(
+    websocket: WebSocket, manager: TableManager, outbox: Outbox, limit: MessageRate
+) -> None:
+    """Hello first (the token), then one reply per refused message until the peer leaves;
+    messages past the connection's rate are dropped unread."""
     table_id = websocket.path_params["table"]
     try:
         raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -240,6 +283,12 @@ async def _serve_seat(websocket: WebSocket, manager: TableManager, outbox: Outbo
                 break
             if raw is None:
                 break
+            if not limit.allow():
+                if limit.should_warn():
+                    outbox.put(error_frame(
+                        "rate", f"more than {limit.rate:g} messages a second (bursts of "
+                        f"{limit.burst}): messages are dropped until you slow down"))
+                continue
             try:
                 msg = parse_client_message(raw)
                 await manager.handle(table, seat, outbox, msg)

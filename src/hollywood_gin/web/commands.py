@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import sys
 
 __all__ = ["register", "serve_origins"]
 
@@ -45,9 +46,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from ..store import Store
     from .app import create_app
 
+    if args.message_rate < 0 or args.message_burst < 1:
+        print("hollywood-gin serve: --message-rate must be 0 or more and --message-burst 1 "
+              "or more", file=sys.stderr)
+        return 2
     store = Store(args.db or os.environ.get(DB_ENV) or None)
     origins = serve_origins(args.host, args.port, args.origin)
-    app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay)
+    app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
+                     message_rate=args.message_rate, message_burst=args.message_burst)
     print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
           flush=True)
     try:
@@ -82,6 +88,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        "(repeatable; needed behind a proxy or on a public name)")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each computer action (0.6)")
+    serve.add_argument("--message-rate", type=float, default=20.0, metavar="PER_SECOND",
+                       help="messages one connection may send a second on average (20; 0: "
+                       "no limit)")
+    serve.add_argument("--message-burst", type=int, default=40, metavar="N",
+                       help="messages one connection may send at once (40)")
     serve.add_argument("--log-level", default="info",
                        choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", dest="access_log", action="store_false",

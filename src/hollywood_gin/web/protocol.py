@@ -60,11 +60,13 @@ ERROR_CODES: dict[str, str] = {
     "waiting": "the opponent has not joined the table yet",
     "conflict": "another server wrote to this table first; the state was reloaded",
     "server": "the server could not save the action; nothing changed",
+    "rate": "more messages than the connection's rate allows: this one was dropped, nothing "
+    "changed (said at most once a second)",
 }
 
 ErrorCode = Literal[
     "bad_json", "too_large", "schema", "auth", "not_your_turn", "illegal", "stale", "waiting",
-    "conflict", "server",
+    "conflict", "server", "rate",
 ]
 
 
