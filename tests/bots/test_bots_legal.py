@@ -4,6 +4,7 @@ under several rule sets; and the bot API behaves as documented."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -89,6 +90,28 @@ def test_make_bot_knows_every_name_and_refuses_others() -> None:
     assert make_bot("expert:samples=5").name == "expert:samples=5"
 
 
+@pytest.mark.parametrize("spec,words", [
+    ("expert:opp_mix=2", "opp_mix=2 is out of range"),
+    ("expert:opp_mix=-0.5", "opp_mix=-0.5 is out of range"),
+    ("expert:opp_mix=nan", "a finite number"),
+    ("expert:samples=inf", "a finite number"),
+    ("expert:samples=0", "samples=0 is out of range"),
+    ("expert:samples=2.5", "samples is a whole number, not 2.5"),
+    ("greedy:knock_floor=11", "knock_floor=11 is out of range"),
+    ("level5:time_cap_ms=-1", "time_cap_ms=-1 is out of range"),
+    ("level4:bogus=1", "level4 has no setting 'bogus'"),
+])
+def test_bot_settings_out_of_range_are_refused_by_name(spec: str, words: str) -> None:
+    with pytest.raises(BotError, match=re.escape(words)):
+        make_bot(spec)
+
+
+def test_bot_settings_at_their_limits_are_taken() -> None:
+    bot = make_bot("expert:opp_mix=1,samples=1,min_samples=0,stop_z=0")
+    assert bot.settings.opp_mix == 1.0 and bot.settings.samples == 1  # type: ignore[attr-defined]
+    assert isinstance(bot.settings.samples, int)  # type: ignore[attr-defined]
+
+
 def test_levels_have_budgets_and_grow() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     budgets = [LEVELS[n].budget_ms for n in sorted(LEVELS)]
@@ -111,3 +134,15 @@ def test_hint_is_legal_with_a_reason_and_repeatable() -> None:
         assert got.action in view.legal_actions
         assert got.reason and "\n" not in got.reason
         assert hint(view) == got
+
+
+def test_every_setting_has_limits_that_hold_its_default() -> None:
+    from dataclasses import fields
+
+    from hollywood_gin.bots.expert import EXPERT_LIMITS, ExpertSettings
+    from hollywood_gin.bots.greedy import GREEDY_LIMITS, GreedySettings
+
+    for settings, limits in ((ExpertSettings(), EXPERT_LIMITS), (GreedySettings(), GREEDY_LIMITS)):
+        assert {f.name for f in fields(settings)} == set(limits)
+        for name, (low, high) in limits.items():
+            assert low <= getattr(settings, name) <= high, name

@@ -7,6 +7,8 @@ settings for tuning and benchmarks: ``"expert:samples=48,time_cap_ms=0"``.
 
 from __future__ import annotations
 
+import math
+
 from ..hand import HandView
 from ..sheet import ScoreSheet
 from .base import Bot, BotError, Hint
@@ -36,10 +38,14 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
         try:
             if not sep:
                 raise ValueError
-            out[key.strip()] = float(value)
+            number = float(value)
+            if not math.isfinite(number):
+                raise ValueError
+            out[key.strip()] = number
         except ValueError:
             raise BotError(
-                f"cannot read bot setting {item!r} in {spec!r}: expected name=number"
+                f"cannot read bot setting {item!r} in {spec!r}: expected name=number "
+                "(a finite number)"
             ) from None
     return out
 

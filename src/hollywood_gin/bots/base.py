@@ -7,16 +7,20 @@ opponent it must infer from the public log, as a person would.
 
 from __future__ import annotations
 
+import math
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from typing import Any, TypeVar
 
 from ..actions import Action
 from ..errors import HollywoodGinError
 from ..hand import HandView
 from ..sheet import ScoreSheet
 
-__all__ = ["Bot", "BotError", "Hint"]
+__all__ = ["Bot", "BotError", "Hint", "settings_with"]
+
+_S = TypeVar("_S")
 
 
 class BotError(HollywoodGinError):
@@ -70,3 +74,30 @@ def only_choice(view: HandView) -> Action | None:
             f"in phase {view.phase.value}"
         )
     return legal[0] if len(legal) == 1 else None
+
+
+def settings_with(
+    base: _S, values: dict[str, float], spec: str, limits: dict[str, tuple[float, float]]
+) -> _S:
+    """``base`` (a settings dataclass) with fields changed by name, as a bot spec asks;
+    an unknown name, a fraction for a whole-number field or a value outside its
+    ``limits`` is a :class:`BotError` naming it."""
+    known = {f.name: f for f in fields(base)}  # type: ignore[arg-type]
+    bot = spec.partition(":")[0].strip() or "the bot"
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            raise BotError(
+                f"{bot} has no setting {key!r} (in {spec!r}); its settings are "
+                + ", ".join(known)
+            )
+        low, high = limits.get(key, (-math.inf, math.inf))
+        if not low <= value <= high:
+            raise BotError(f"{key}={value:g} is out of range in {spec!r}: from {low:g} to {high:g}")
+        if known[key].type in (int, "int"):
+            if value != int(value):
+                raise BotError(f"{key} is a whole number, not {value:g} (in {spec!r})")
+            changes[key] = int(value)
+        else:
+            changes[key] = value
+    return replace(base, **changes)  # type: ignore[type-var]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
@@ -27,7 +27,7 @@ from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import Bot, BotError, Hint, only_choice
+from .base import Bot, Hint, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .greedy import GreedySettings, plan_discard
@@ -36,6 +36,18 @@ from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pres
 __all__ = ["ExpertBot", "ExpertSettings"]
 
 T = TypeVar("T")
+
+
+#: What each expert setting may be set to from a bot spec.
+EXPERT_LIMITS: dict[str, tuple[float, float]] = {
+    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10),
+    "candidates": (1, 11), "switch_margin": (-100, 100), "cost_window": (0, 100),
+    "pressure_base": (0, 10), "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000),
+    "early": (0, 60), "slope": (0, 10), "floor": (0, 10),
+    "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
+    "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
+    "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +81,7 @@ class ExpertSettings:
     @classmethod
     def from_overrides(cls, values: dict[str, float], spec: str) -> ExpertSettings:
         """These settings with some fields changed by name (from a bot spec)."""
-        known = {f.name: f for f in fields(cls)}
-        changes: dict[str, float | int] = {}
-        for key, value in values.items():
-            if key not in known:
-                raise BotError(
-                    f"expert has no setting {key!r} (in {spec!r}); its settings are "
-                    + ", ".join(known)
-                )
-            changes[key] = int(value) if known[key].type in (int, "int") else value
-        return replace(cls(), **changes)  # type: ignore[arg-type]
+        return settings_with(cls(), values, spec, EXPERT_LIMITS)
 
 
 class ExpertBot(Bot):

@@ -10,17 +10,25 @@ millisecond a decision: it is also the expert's rollout policy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import Bot, BotError, Hint, only_choice
+from .base import Bot, Hint, only_choice, settings_with
 from .cardsense import POINTS, RELATED, CardSense, danger, read_view
 
 __all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
+
+
+#: What each greedy setting may be set to from a bot spec.
+GREEDY_LIMITS: dict[str, tuple[float, float]] = {
+    "potential": (0, 10), "danger": (0, 100), "take_margin": (-20, 20),
+    "knock_early": (0, 60), "knock_slope": (0, 10), "knock_floor": (0, 10),
+    "gin_hunt": (0, 10), "gin_hunt_stock": (0, 52),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,16 +47,7 @@ class GreedySettings:
     @classmethod
     def from_overrides(cls, values: dict[str, float], spec: str) -> GreedySettings:
         """These settings with some fields changed by name (from a bot spec)."""
-        known = {f.name: f for f in fields(cls)}
-        changes: dict[str, float | int] = {}
-        for key, value in values.items():
-            if key not in known:
-                raise BotError(
-                    f"greedy has no setting {key!r} (in {spec!r}); its settings are "
-                    + ", ".join(known)
-                )
-            changes[key] = int(value) if known[key].type in (int, "int") else value
-        return replace(cls(), **changes)  # type: ignore[arg-type]
+        return settings_with(cls(), values, spec, GREEDY_LIMITS)
 
 
 @dataclass(frozen=True, slots=True)
