@@ -274,6 +274,39 @@ def test_R4_3_card_drawn_from_the_stock_may_be_discarded_at_once() -> None:
     hand.apply(Discard(c("Qs")))
 
 
+def test_R3_4_the_card_drawn_from_the_stock_is_known_to_its_drawer_only() -> None:
+    hand = deal(ND_KNOCKABLE, D_LOOSE, "Kd", "Qs")
+    assert hand.view(0).drawn_card is None and hand.view(1).drawn_card is None
+    hand.apply(Pass())
+    hand.apply(Pass())
+    drawer = hand.to_act
+    hand.apply(DrawStock())
+    assert hand.view(drawer).drawn_card == c("Qs")
+    assert c("Qs") in hand.view(drawer).hand
+    assert hand.view(1 - drawer).drawn_card is None  # R3.4: a stock card is hidden
+    hand.apply(Discard(c("Qs")))
+    assert hand.view(0).drawn_card is None and hand.view(1).drawn_card is None
+    hand.apply(TakeDiscard())  # a pile card is no stock draw
+    assert hand.view(hand.to_act).drawn_card is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_R3_4_drawn_card_is_the_card_the_stock_gave_on_every_turn(seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(20):
+        hand = Hand.deal(seed=rng.getrandbits(32), dealer=rng.randrange(2))
+        while not hand.is_over:
+            p = hand.to_act
+            top = hand.stock_cards[0] if hand.stock_cards else None
+            action = rng.choice(hand.legal_actions())
+            hand.apply(action)
+            if hand.is_over:
+                break
+            drawn = hand.view(p).drawn_card
+            assert drawn == (top if isinstance(action, DrawStock) else None)
+            assert hand.view(1 - p).drawn_card is None
+
+
 def test_R4_3_option_discard_taken_card_allows_it() -> None:
     hand = deal(ND_KNOCKABLE, D_LOOSE, "Kd", rules=Rules(discard_taken_card=True))
     hand.apply(TakeUpcard())
@@ -617,6 +650,8 @@ def _view_cards(view: HandView) -> set[Card]:
     cards = {*view.hand, *view.discard_pile, *view.opponent_known, *view.known_to_opponent}
     if view.taken_card is not None:
         cards.add(view.taken_card)
+    if view.drawn_card is not None:
+        cards.add(view.drawn_card)
     for _, action in view.history:
         cards.update(_cards_in(action))
     for action in view.legal_actions:

@@ -77,7 +77,9 @@ class HandView:
     ``history`` is the public log: every action is public except which card
     a stock draw gave, and actions carry no such card.  ``opponent_known``
     are the cards the opponent took from the pile and still holds;
-    ``known_to_opponent`` the same of this player's own cards.
+    ``known_to_opponent`` the same of this player's own cards.  ``drawn_card`` is the
+    card this player has just drawn from the stock, while he decides his discard: he
+    saw it arrive, so it is his to know, and it is never in the opponent's view.
     """
 
     player: int
@@ -97,6 +99,7 @@ class HandView:
     history: tuple[tuple[int, Action], ...]
     legal_actions: tuple[Action, ...]
     result: HandResult | None
+    drawn_card: Card | None = None
 
     @property
     def upcard(self) -> Card | None:
@@ -131,6 +134,7 @@ class Hand:
     """One hand: deal, opening offer, turns, knock or dead hand, result."""
 
     __slots__ = (
+        "_drawn",
         "_passes",
         "_result",
         "_taken",
@@ -160,6 +164,7 @@ class Hand:
     history: list[tuple[int, Action]]
     knock_limit: int
     _taken: int
+    _drawn: int
     _upcard_refused: bool
     _passes: int
     _result: HandResult | None
@@ -209,6 +214,7 @@ class Hand:
         hand.to_act = non_dealer  # R4.1: the non-dealer is offered the upcard first
         hand.history = []
         hand._taken = -1
+        hand._drawn = -1
         hand._upcard_refused = False
         hand._passes = 0
         hand._result = None
@@ -274,6 +280,7 @@ class Hand:
             history=tuple(self.history),
             legal_actions=legal if self.phase is not Phase.OVER else (),
             result=self._result,
+            drawn_card=CARDS[self._drawn] if self._drawn >= 0 and player == self.to_act else None,
         )
 
     # -- legal actions -----------------------------------------------------------
@@ -434,6 +441,7 @@ class Hand:
                 self.known[p] &= ~bit
                 self.pile.append(i)
                 self._taken = -1
+                self._drawn = -1
                 if len(self.stock) <= self.rules.dead_hand_stock:  # R6.1
                     self._end_dead()
                 else:
@@ -443,7 +451,9 @@ class Hand:
             self._knock(p, action_id, melds)
             return
         if action_id == DRAW_STOCK_ID:
-            self.hands[p] |= 1 << self.stock.pop()
+            drawn = self.stock.pop()
+            self.hands[p] |= 1 << drawn
+            self._drawn = drawn
             self.phase = Phase.DISCARD
             self._upcard_refused = False
         elif action_id in (TAKE_DISCARD_ID, TAKE_UPCARD_ID):
@@ -477,6 +487,7 @@ class Hand:
         )
         winner = p if score.winner == "knocker" else 1 - p
         self._taken = -1
+        self._drawn = -1
         self.phase = Phase.OVER
         self._result = HandResult(
             kind=score.kind,
@@ -516,6 +527,7 @@ class Hand:
         other.history = self.history[:]
         other.knock_limit = self.knock_limit
         other._taken = self._taken
+        other._drawn = self._drawn
         other._upcard_refused = self._upcard_refused
         other._passes = self._passes
         other._result = self._result
@@ -562,6 +574,7 @@ class Hand:
         hand.history = list(view.history)
         hand.knock_limit = view.knock_limit
         hand._taken = view.taken_card.index if view.taken_card is not None else -1
+        hand._drawn = view.drawn_card.index if view.drawn_card is not None else -1
         hand._upcard_refused = view.upcard_refused
         hand._passes = sum(1 for _, a in view.history if isinstance(a, Pass))
         hand._result = view.result
