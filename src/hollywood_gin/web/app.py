@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store import Store
-from .protocol import MAX_MESSAGE_BYTES, Hello, ProtocolError, error_frame, parse_client_message
+from .protocol import (
+    MAX_MESSAGE_BYTES,
+    MESSAGE_BURST,
+    MESSAGE_RATE,
+    Hello,
+    ProtocolError,
+    error_frame,
+    parse_client_message,
+)
 from .tables import BotFactory, Outbox, TableError, TableManager, default_bot_factory, error_for
 
 __all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "MessageRate", "create_app"]
@@ -57,7 +65,9 @@ class MessageRate:
     ``rate`` messages a second on average, ``burst`` at once; a rate of 0 is no limit.
     """
 
-    def __init__(self, rate: float, burst: int, clock: Any = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = max(1, burst)
         self.clock = clock
@@ -125,8 +135,8 @@ def create_app(
     allowed_origins: Iterable[str] | None = None,
     bot_factory: BotFactory = default_bot_factory,
     bot_delay: float = 0.6,
-    message_rate: float = 20.0,
-    message_burst: int = 40,
+    message_rate: float = MESSAGE_RATE,
+    message_burst: int = MESSAGE_BURST,
 ) -> Starlette:
     """The web app over one store.
 

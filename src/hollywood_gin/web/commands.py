@@ -12,6 +12,8 @@ import ipaddress
 import os
 import sys
 
+from .protocol import MESSAGE_BURST, MESSAGE_RATE
+
 __all__ = ["register", "serve_origins"]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
@@ -88,11 +90,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        "(repeatable; needed behind a proxy or on a public name)")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each computer action (0.6)")
-    serve.add_argument("--message-rate", type=float, default=20.0, metavar="PER_SECOND",
-                       help="messages one connection may send a second on average (20; 0: "
-                       "no limit)")
-    serve.add_argument("--message-burst", type=int, default=40, metavar="N",
-                       help="messages one connection may send at once (40)")
+    serve.add_argument("--message-rate", type=float, default=MESSAGE_RATE, metavar="PER_SECOND",
+                       help=f"messages one connection may send a second on average "
+                       f"({MESSAGE_RATE:g}; 0: no limit)")
+    serve.add_argument("--message-burst", type=int, default=MESSAGE_BURST, metavar="N",
+                       help=f"messages one connection may send at once ({MESSAGE_BURST})")
     serve.add_argument("--log-level", default="info",
                        choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", dest="access_log", action="store_false",

@@ -26,6 +26,8 @@ __all__ = [
     "CLIENT_SCHEMA",
     "ERROR_CODES",
     "MAX_MESSAGE_BYTES",
+    "MESSAGE_BURST",
+    "MESSAGE_RATE",
     "PROTOCOL_VERSION",
     "SERVER_SCHEMA",
     "Act",
@@ -43,6 +45,8 @@ __all__ = [
 PROTOCOL_VERSION = 1
 #: Largest text frame the server reads; a longer one gets a ``too_large`` error frame.
 MAX_MESSAGE_BYTES = 4096
+MESSAGE_RATE = 20.0  # messages a connection may send a second on average ...
+MESSAGE_BURST = 40  # ... and at once
 MAX_SEQ = 1_000_000
 MAX_RID = 2**31 - 1
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
