@@ -25,6 +25,7 @@ TABLE: dict[str, Any] = {
     "game_bonus": 100,
     "shutout_game_bonus": 200,
     "box_bonus": 20,
+    "entry_rule": "traditional",
 }
 
 #: Values the table lists under "other values seen": each must be accepted.
@@ -42,6 +43,7 @@ OTHER_VALUES: list[tuple[str, Any]] = [
     ("game_target", 125),
     ("game_target", 150),
     ("game_bonus", 0),
+    ("entry_rule", "by_count"),
     ("box_bonus", 25),
     ("box_bonus", 0),
 ]
@@ -78,6 +80,8 @@ BAD_VALUES: list[tuple[str, Any]] = [
     ("shutout_game_bonus", -1),
     ("box_bonus", -20),
     ("box_bonus", True),
+    ("entry_rule", "count"),
+    ("entry_rule", None),
 ]
 
 
@@ -196,3 +200,24 @@ def test_R9_from_dict_rejects_unknown_options_by_name() -> None:
 def test_R9_from_dict_rejects_non_mappings(data: object) -> None:
     with pytest.raises(RulesError, match="rules must be an object"):
         Rules.from_dict(data)
+
+
+def test_R9_options_table_describes_every_field_within_its_validation() -> None:
+    from hollywood_gin.rules import OPTIONS
+
+    assert [o.name for o in OPTIONS] == [f.name for f in dataclasses.fields(Rules)]
+    for option in OPTIONS:
+        default = getattr(Rules(), option.name)
+        if option.kind == "choice":
+            assert default in option.choices
+            for choice in option.choices:
+                Rules().replace(**{option.name: choice})
+        if option.kind in ("int", "optional_int"):
+            for edge in (option.low, option.high):
+                if edge is not None:
+                    Rules().replace(**{option.name: edge})
+            for outside in ((option.low - 1) if option.low is not None else None,
+                            (option.high + 1) if option.high is not None else None):
+                if outside is not None:
+                    with pytest.raises(RulesError):
+                        Rules().replace(**{option.name: outside})

@@ -623,3 +623,45 @@ def test_undo_matches_replay_of_shorter_log(rules: Rules, wins: list[tuple[int, 
         sheet.undo()
         shorter = sheet_of(played[:n], rules)
         assert sheet == shorter and sheet.columns == shorter.columns
+
+
+# -- R7.2 option entry_rule --------------------------------------------------------------------
+
+BY_COUNT = Rules(entry_rule="by_count")
+
+
+def test_R7_2_entry_rule_by_count_example_from_the_rule_book() -> None:
+    # A 60, A 45 closes game 1; by count B's first 12 enters nowhere, his second game 2 only.
+    sheet = sheet_of([(A, 60), (A, 45)], BY_COUNT)
+    first = sheet.record(B, 12)
+    assert first.columns == () and first.closed == ()
+    second = sheet.record(B, 12)
+    assert second.columns == (1,)
+    assert points(sheet) == [(105, 0), (45, 12), (0, 0)]
+    assert boxes(sheet) == [(2, 0), (1, 1), (0, 0)]
+
+
+def test_R7_2_entry_rule_traditional_on_the_same_hands() -> None:
+    sheet = sheet_of([(A, 60), (A, 45)])
+    assert sheet.record(B, 12).columns == (1,)
+    assert sheet.record(B, 12).columns == (1, 2)
+    assert points(sheet) == [(105, 0), (45, 24), (0, 12)]
+
+
+def test_R7_2_entry_rule_by_count_equals_traditional_while_no_column_closes() -> None:
+    wins = [(B, 10), (A, 18), (B, 30), (B, 4), (A, 7), (A, 9)]
+    assert points(sheet_of(wins, BY_COUNT)) == points(sheet_of(wins))
+
+
+def test_R7_2_entry_rule_by_count_undo_and_reload_count_the_scoreless_win() -> None:
+    sheet = sheet_of([(A, 60), (A, 45), (B, 12)], BY_COUNT)
+    again = ScoreSheet.from_dict(sheet.to_dict(), BY_COUNT)
+    assert again.record(B, 12).columns == (1,)
+    sheet.record(B, 12)
+    sheet.undo()
+    assert sheet.record(B, 12).columns == (1,)
+
+
+def test_R9_entry_rule_is_validated() -> None:
+    with pytest.raises(HollywoodGinError, match="entry_rule"):
+        Rules(entry_rule="sometimes")  # type: ignore[arg-type]

@@ -7,9 +7,10 @@ from typing import Any, Literal
 
 from .errors import RulesError
 
-__all__ = ["PRESETS", "NextDealer", "Rules"]
+__all__ = ["OPTIONS", "PRESETS", "EntryRule", "NextDealer", "Option", "Rules"]
 
 NextDealer = Literal["winner", "alternate", "loser"]
+EntryRule = Literal["traditional", "by_count"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -29,6 +30,7 @@ class Rules:
     game_bonus: int = 100  # R7.4
     shutout_game_bonus: int = 200  # R7.4
     box_bonus: int = 20  # R7.4
+    entry_rule: EntryRule = "traditional"  # R7.2: which columns a won hand enters
 
     def __post_init__(self) -> None:
         def need(ok: bool, name: str, allowed: str) -> None:
@@ -66,6 +68,8 @@ class Rules:
              "shutout_game_bonus", "it must be a whole number, 0 or more")
         need(is_int("box_bonus") and self.box_bonus >= 0, "box_bonus",
              "it must be a whole number, 0 or more")
+        need(self.entry_rule in ("traditional", "by_count"), "entry_rule",
+             "it must be 'traditional' or 'by_count'")
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -104,6 +108,37 @@ class Rules:
         if unknown:
             raise RulesError(f"unknown rule option(s): {', '.join(sorted(map(str, unknown)))}")
         return cls(**data)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """How one rule option is shown and entered: what a new-match form or a rule book needs."""
+
+    name: str
+    rule: str  # the RULES.md number it belongs to
+    kind: Literal["int", "bool", "choice", "optional_int"]
+    low: int | None = None  # inclusive bounds of a whole-number option (None: unbounded)
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+#: Every option of :class:`Rules`, in the order a form shows them; bounds match ``__post_init__``.
+OPTIONS: tuple[Option, ...] = (
+    Option("knock_limit", "R5.1", "int", 0, 10),
+    Option("oklahoma", "R5.1", "bool"),
+    Option("gin_bonus", "R5.7", "int", 1, None),
+    Option("big_gin_bonus", "R5.7", "optional_int", 1, None),
+    Option("undercut_bonus", "R5.6", "int", 1, None),
+    Option("discard_taken_card", "R4.3", "bool"),
+    Option("dead_hand_stock", "R6.1", "int", 0, 20),
+    Option("next_dealer", "R3.1", "choice", choices=("winner", "alternate", "loser")),
+    Option("columns", "R7.1", "int", 1, 5),
+    Option("game_target", "R7.3", "int", 1, None),
+    Option("game_bonus", "R7.4", "int", 0, None),
+    Option("shutout_game_bonus", "R7.4", "int", 0, None),
+    Option("box_bonus", "R7.4", "int", 0, None),
+    Option("entry_rule", "R7.2", "choice", choices=("traditional", "by_count")),
+)
 
 
 PRESETS: dict[str, Rules] = {

@@ -101,12 +101,7 @@ class ScoreSheet:
             )
         rules = self._rules
         cols = list(self._columns)
-        # R7.2, decided from the state before the hand (R8.3): every open column where the
-        # winner already has an entry, and the first open column where he has none.
-        open_idx = [i for i, c in enumerate(cols) if not c.closed]
-        has_entry = [i for i in open_idx if cols[i].boxes[player] > 0]
-        first_without = next((i for i in open_idx if cols[i].boxes[player] == 0), None)
-        entered = sorted(has_entry + ([] if first_without is None else [first_without]))
+        entered = self._columns_entered(player)
         closed: list[int] = []
         for i in entered:
             c = cols[i]
@@ -128,6 +123,21 @@ class ScoreSheet:
         self._columns = tuple(cols)
         self._entries.append(entry)
         return entry
+
+    def _columns_entered(self, player: int) -> list[int]:
+        """The columns a won hand of ``player`` enters, decided before the hand (R7.2, R8.3)."""
+        cols = self._columns
+        open_idx = [i for i, c in enumerate(cols) if not c.closed]
+        if self._rules.entry_rule == "by_count":
+            # R7.2 option by_count: his n-th win enters games 1..n, open ones only, so a
+            # first win after game 1 has closed enters nowhere.
+            wins = 1 + sum(1 for e in self._entries if e.player == player)
+            return [i for i in open_idx if i < wins]
+        # R7.2 traditional: every open column where the winner already has an entry, and
+        # the first open column where he has none.
+        has_entry = [i for i in open_idx if cols[i].boxes[player] > 0]
+        first_without = next((i for i in open_idx if cols[i].boxes[player] == 0), None)
+        return sorted(has_entry + ([] if first_without is None else [first_without]))
 
     def undo(self) -> SheetEntry:
         """Remove the last recorded hand by replaying the rest of the log; returns that hand."""
