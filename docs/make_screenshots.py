@@ -6,7 +6,7 @@ It plays a seeded match against the computer with Textual's test pilot, the
 person's side scripted (draw, knock when allowed, else the least-deadwood
 discard), and saves: the game, the new-match dialog, the end of a hand, the
 finished match with its sheet, the help screen and the score keeper on the
-RULES.md R7.6 example.  A temporary database is used, never your saved games.
+the rule book R7.6 example.  A temporary database is used, never your saved games.
 """
 
 from __future__ import annotations

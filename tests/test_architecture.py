@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
-CORE = ["actions", "cards", "errors", "hand", "i18n", "match", "melds", "record", "replay", "rules",
-        "scoring", "sheet"]
+CORE = ["actions", "cards", "errors", "hand", "i18n", "match", "melds", "record", "replay",
+        "rulebook", "rules", "scoring", "sheet"]
+
+
+def sources_of(module: str) -> list[Path]:
+    """The files of a core module: ``name.py``, or every file of the package ``name/``."""
+    package = PACKAGE / module
+    return sorted(package.rglob("*.py")) if package.is_dir() else [PACKAGE / f"{module}.py"]
 
 
 def imports_of(path: Path) -> list[tuple[int, str]]:
@@ -26,13 +32,16 @@ def imports_of(path: Path) -> list[tuple[int, str]]:
 
 @pytest.mark.parametrize("module", CORE)
 def test_core_module_imports_only_stdlib_and_core(module: str) -> None:
-    for level, name in imports_of(PACKAGE / f"{module}.py"):
-        if level:
-            assert level == 1 and name.split(".")[0] in CORE, (
-                f"core module {module} imports the layer .{name}")
-        else:
-            top = name.split(".")[0]
-            assert top in sys.stdlib_module_names, f"core module {module} imports {name}"
+    for path in sources_of(module):
+        depth = len(path.relative_to(PACKAGE).parts) - 1  # 0 for a module, 1 in a package
+        for level, name in imports_of(path):
+            if level:
+                inner = level == 1 and depth == 1 and name == ""
+                assert inner or (level == 1 + depth and name.split(".")[0] in CORE), (
+                    f"core module {module} imports the layer .{name}")
+            else:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names, f"core module {module} imports {name}"
 
 
 def test_package_declares_no_required_dependencies() -> None:

@@ -1,4 +1,4 @@
-"""Cards, ranks, values and card text (RULES.md §1)."""
+"""Cards, ranks, values and card text (the rule book §1)."""
 
 from __future__ import annotations
 

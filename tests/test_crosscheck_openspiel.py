@@ -16,7 +16,7 @@ Conventions of the peer, read from its source (``open_spiel/games/gin_rummy/``):
   laying melds / lay-offs"), 55 knock, 56 + meld id (185 melds of at most 5 cards) lay a meld.
   One knock of ours (``knock C``) is OpenSpiel's 55, then C, then the melds, then 54.
 
-Differences of OpenSpiel from RULES.md that the tests encode explicitly (each is asserted
+Differences of OpenSpiel from docs/rules.md that the tests encode explicitly (each is asserted
 where it shows, never skipped):
 
 * R4.3: OpenSpiel lets a card taken from the pile be discarded (even as the knock discard).
@@ -27,9 +27,9 @@ where it shows, never skipped):
   more chained cards are a run of their own, so his least deadwood never changes (checked).
 * R5.6: a tie is no undercut in OpenSpiel (both get 0); under ``eaai`` it is an undercut.
 * R6.1: at two stock cards OpenSpiel offers the next player a "wall" knock with the upcard;
-  under RULES.md the hand is dead at once.  The policy passes there, the only common choice.
+  under docs/rules.md the hand is dead at once.  The policy passes there, the only common choice.
 * OpenSpiel ends a hand as a draw at the 50th draw of the upcard (a cap to keep its game
-  finite); RULES.md has no such cap.
+  finite); docs/rules.md has no such cap.
 """
 
 from __future__ import annotations
@@ -538,7 +538,7 @@ def test_R5_3_openspiel_chains_at_most_two_lay_offs_on_a_run_end() -> None:
 
 def test_openspiel_caps_upcard_draws_where_the_rules_do_not() -> None:
     """Both players always take the discard and never knock: OpenSpiel ends the hand 0-0 at
-    the 50th draw of the upcard; our hand (RULES.md has no cap) goes on, legally."""
+    the 50th draw of the upcard; our hand (docs/rules.md has no cap) goes on, legally."""
     rng = random.Random(11)
     stats: Counter[str] = Counter()
     play_hand(Pair(random_deck(rng), 1, EAAI), make_policy(0.0, take_p=1.0), rng, stats)

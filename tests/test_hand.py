@@ -1,4 +1,4 @@
-"""One hand as a state machine (RULES.md §3–§6, the hand options of §9)."""
+"""One hand as a state machine (the rule book §3–§6, the hand options of §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The meld solver (RULES.md §2, R5.3, R5.4, R8.1) against a slow brute force.
+"""The meld solver (the rule book §2, R5.3, R5.4, R8.1) against a slow brute force.
 
 The brute force below is written from the rule text alone and shares no code
 with :mod:`hollywood_gin.melds`: a set is 3 or 4 cards of one rank (R2.1), a

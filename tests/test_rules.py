@@ -1,4 +1,4 @@
-"""Rule options and presets (RULES.md §9)."""
+"""Rule options and presets (the rule book's §9)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hollywood_gin.errors import RulesError
 from hollywood_gin.rules import PRESETS, Rules
 
-#: The table of RULES.md §9: option name and default.
+#: The table of the rule book's §9 (R9.1): option name and default.
 TABLE: dict[str, Any] = {
     "knock_limit": 10,
     "oklahoma": False,
@@ -171,9 +171,9 @@ def test_R9_options_are_keyword_only() -> None:
 
 def test_R9_replace_makes_a_validated_copy() -> None:
     rules = Rules()
-    changed = rules.replace(knock_limit=5, oklahoma=True)
-    assert changed.knock_limit == 5 and changed.oklahoma
-    assert rules.knock_limit == 10 and not rules.oklahoma
+    changed = rules.replace(knock_limit=5, gin_bonus=20)
+    assert changed.knock_limit == 5 and changed.gin_bonus == 20
+    assert rules.knock_limit == 10 and rules.gin_bonus == 25
     with pytest.raises(RulesError, match="knock_limt"):
         rules.replace(knock_limt=5)
 
@@ -206,6 +206,8 @@ def test_R9_options_table_describes_every_field_within_its_validation() -> None:
     from hollywood_gin.rules import OPTIONS
 
     assert [o.name for o in OPTIONS] == [f.name for f in dataclasses.fields(Rules)]
+    # the bounds are each option's own; R9.2's combinations are kept out of the way here
+    base = Rules(gin_bonus=1, game_bonus=0)
     for option in OPTIONS:
         default = getattr(Rules(), option.name)
         if option.kind == "choice":
@@ -215,9 +217,104 @@ def test_R9_options_table_describes_every_field_within_its_validation() -> None:
         if option.kind in ("int", "optional_int"):
             for edge in (option.low, option.high):
                 if edge is not None:
-                    Rules().replace(**{option.name: edge})
+                    base.replace(**{option.name: edge})
             for outside in ((option.low - 1) if option.low is not None else None,
                             (option.high + 1) if option.high is not None else None):
                 if outside is not None:
                     with pytest.raises(RulesError):
-                        Rules().replace(**{option.name: outside})
+                        base.replace(**{option.name: outside})
+
+
+# -- R9.2: combinations that contradict the rules are refused with the reason ---------------
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({"oklahoma": True, "knock_limit": 7}, "upcard sets the knock limit"),
+    ({"oklahoma": True, "knock_limit": 0}, "upcard sets the knock limit"),
+    ({"game_bonus": 100, "shutout_game_bonus": 50}, "never earns less than an ordinary win"),
+    ({"gin_bonus": 25, "big_gin_bonus": 20}, "never earns less than gin"),
+])
+def test_R9_2_contradictory_combinations_are_refused(changes: dict[str, Any],
+                                                     reason: str) -> None:
+    with pytest.raises(RulesError, match=reason) as info:
+        Rules(**changes)
+    for name in changes:
+        assert name in str(info.value)
+    with pytest.raises(RulesError, match=reason):
+        Rules.from_dict(changes)
+
+
+@pytest.mark.parametrize("changes", [
+    {"oklahoma": True},
+    {"game_bonus": 0, "shutout_game_bonus": 0},
+    {"game_bonus": 150, "shutout_game_bonus": 150},
+    {"gin_bonus": 25, "big_gin_bonus": 25},
+    {"knock_limit": 0},
+])
+def test_R9_2_the_edges_of_the_combinations_are_accepted(changes: dict[str, Any]) -> None:
+    assert Rules(**changes).to_dict() == {**TABLE, **changes}
+
+
+# -- Rules.with_options: NAME=VALUE as typed on the command line ----------------------------
+
+def test_R9_with_options_reads_every_kind_of_option() -> None:
+    rules = Rules.preset("eaai").with_options([
+        "knock_limit=8", "big_gin_bonus=31", "discard_taken_card=on", "next_dealer=loser",
+        "columns=3", "entry_rule=by-count", "box_bonus=0", "game-target=150"])
+    assert rules == Rules.preset("eaai").replace(
+        knock_limit=8, big_gin_bonus=31, discard_taken_card=True, next_dealer="loser",
+        columns=3, entry_rule="by_count", game_target=150)
+    assert Rules(big_gin_bonus=31).with_options(["big_gin_bonus=none"]).big_gin_bonus is None
+    assert Rules().with_options(["oklahoma=yes"]).oklahoma
+    assert Rules().with_options([]) == Rules()
+    # a later value for the same option wins; all are checked together
+    assert Rules().with_options(["knock_limit=3", "knock_limit=10", "oklahoma=on"]).oklahoma
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("knock_limit=99", "knock_limit='99' is invalid: it must be 0 to 10"),
+    ("knock_limit=-5", "knock_limit='-5' is invalid: it must be 0 to 10"),
+    ("knock_limit=8.5", "it must be 0 to 10"),
+    ("knock_limit=", "it must be 0 to 10"),
+    ("gin_bonus=0", "it must be 1 or more"),
+    ("gin_bonus=lots", "it must be 1 or more"),
+    ("big_gin_bonus=0", "it must be none, or 1 or more"),
+    ("oklahoma=maybe", "oklahoma='maybe' is invalid: it must be on or off"),
+    ("next_dealer=dealer", "it must be winner or alternate or loser"),
+    ("entry_rule=count", "it must be traditional or by_count"),
+    ("columns=1e3", "it must be 1 to 5"),
+    ("spades_double=on", "unknown rule option 'spades_double'; the options are knock_limit"),
+    ("knock_limit", "write it as NAME=VALUE"),
+    ("=3", "write it as NAME=VALUE"),
+    ("oklahoma=on", None),  # valid alone: the control
+])
+def test_R9_with_options_refuses_bad_text_naming_option_and_values(text: str,
+                                                                   message: str | None) -> None:
+    if message is None:
+        Rules().with_options([text])
+        return
+    with pytest.raises(RulesError) as info:
+        Rules().with_options([text])
+    assert message in str(info.value)
+
+
+def test_R9_2_with_options_refuses_a_contradiction_with_the_preset() -> None:
+    with pytest.raises(RulesError, match="oklahoma=on cannot go with knock_limit=8"):
+        Rules().with_options(["knock_limit=8", "oklahoma=on"])
+    with pytest.raises(RulesError, match="shutout_game_bonus=200 is smaller than game_bonus=300"):
+        Rules().with_options(["game_bonus=300"])
+
+
+def test_R9_every_option_has_a_label_and_a_description_for_forms() -> None:
+    from hollywood_gin.rules import OPTIONS, option
+
+    for opt in OPTIONS:
+        assert opt.label and opt.description.endswith("."), opt.name
+        assert option(opt.name) is opt
+        # what format writes, parse reads back, for the default and every choice
+        default = getattr(Rules(), opt.name)
+        assert opt.parse(opt.format(default)) == default
+        for choice in opt.choices:
+            assert opt.parse(opt.format(choice)) == choice
+    assert len({o.label for o in OPTIONS}) == len(OPTIONS)
+    with pytest.raises(RulesError, match="unknown rule option"):
+        option("knocklimit")

@@ -1,4 +1,4 @@
-"""Scoring a knocked hand (RULES.md R5.5–R5.9, big gin of §9)."""
+"""Scoring a knocked hand (the rule book R5.5–R5.9, big gin of §9)."""
 
 from __future__ import annotations
 

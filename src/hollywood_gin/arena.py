@@ -28,7 +28,7 @@ from .actions import Action
 from .errors import HollywoodGinError
 from .hand import Hand
 from .match import Match
-from .rules import PRESETS, Rules
+from .rules import Rules
 from .sheet import ScoreSheet
 
 __all__ = [
@@ -737,6 +737,7 @@ def plot_report(report: ArenaReport, path: str) -> None:
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``arena`` subcommand to the main command line."""
     from .bots import BOT_NAMES
+    from .cli import add_rules_arguments
 
     parser = subparsers.add_parser(
         "arena",
@@ -748,9 +749,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("bot_a", metavar="BOT", help="the first bot")
     parser.add_argument("bot_b", metavar="BOT", help="the second bot")
-    parser.add_argument("--rules", default="hollywood", choices=sorted(PRESETS),
-                        help="rules preset (default hollywood; the OpenSpiel engine "
-                        "always plays its own gin_rummy defaults)")
+    add_rules_arguments(parser, what="the rules (the OpenSpiel engine always plays its own "
+                        "gin_rummy defaults)")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--matches", type=int, help="matches to play (default 100)")
     count.add_argument("--hands", type=int, help="single hands to play instead of matches")
@@ -769,11 +769,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``arena`` command; returns the exit code."""
+    from .cli import rules_of
+
     bar = None if args.quiet else ProgressBar()
     report = run_arena(
         args.bot_a,
         args.bot_b,
-        rules=args.rules,
+        rules=rules_of(args),
         matches=args.matches,
         hands=args.hands,
         seed=args.seed,

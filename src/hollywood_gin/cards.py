@@ -1,4 +1,4 @@
-"""Cards, ranks and suits (RULES.md §1), and the 52-bit masks the engine computes with.
+"""Cards, ranks and suits (the rule book §1), and the 52-bit masks the engine computes with.
 
 A card's index is ``suit * 13 + (rank - 1)``: each suit owns a 13-bit block of a
 hand mask with the ace in the lowest bit, so a run (R2.2) is a run of set bits

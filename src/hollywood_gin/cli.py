@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -17,8 +18,9 @@ from . import __version__
 from .cards import Card, parse_cards
 from .errors import HollywoodGinError
 from .melds import best_melds, discard_choices
+from .rules import OPTIONS, PRESETS, Rules
 
-__all__ = ["LAYER_COMMANDS", "build_parser", "main"]
+__all__ = ["LAYER_COMMANDS", "add_rules_arguments", "build_parser", "main", "rules_of"]
 
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
@@ -79,6 +81,35 @@ def _cmd_melds(args: argparse.Namespace) -> int:
     return 0
 
 
+def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str = "the rules") -> None:
+    """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable): every command that takes
+    rules reads them the same way, through :func:`rules_of`."""
+    parser.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
+                        metavar="PRESET",
+                        help=f"{what}: a preset, {', '.join(PRESETS)} (default hollywood); "
+                        "'hollywood-gin rules' prints the rule book")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="set one rule option over the preset (repeatable): "
+                        + ", ".join(o.name for o in OPTIONS))
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The rules a command was given: the preset with the ``--rule`` options over it."""
+    return Rules.preset(args.rules).with_options(args.rule)
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from .rulebook import markdown_to_text, rule_book
+
+    book = rule_book(rules_of(args))
+    if args.markdown:
+        sys.stdout.write(book)
+    else:
+        width = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+        sys.stdout.write(markdown_to_text(book, width=max(40, min(width, 100)) - 1))
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from .replay import print_replay
 
@@ -109,6 +140,14 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="a record file (JSON, see docs/record-format.md)")
     replay.add_argument("--json", action="store_true", help="print JSON for scripts")
     replay.set_defaults(func=_cmd_replay)
+
+    rules = sub.add_parser("rules", help="print the rule book for the rules you choose",
+                           description="Print the rule book with the numbers of the chosen "
+                           "rules filled in: a preset, and any option over it with --rule.")
+    add_rules_arguments(rules)
+    rules.add_argument("--markdown", action="store_true",
+                       help="print the Markdown source (docs/rules.md is the default rules')")
+    rules.set_defaults(func=_cmd_rules)
 
     for name in LAYER_COMMANDS:
         importlib.import_module(f"{__package__}.{name}").register(sub)

@@ -12,7 +12,7 @@ class CardParseError(HollywoodGinError):
 
 
 class RulesError(HollywoodGinError):
-    """A rule option has a value outside what RULES.md section 9 allows."""
+    """A rule option has a value outside what the rule book (docs/rules.md) §9 allows."""
 
 
 class IllegalActionError(HollywoodGinError):

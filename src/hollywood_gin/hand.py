@@ -1,4 +1,4 @@
-"""One hand of gin rummy (RULES.md §3–§6) as a state machine with explicit phases.
+"""One hand of gin rummy (the rule book §3–§6) as a state machine with explicit phases.
 
 The hand is the only mutable object of the core: :meth:`Hand.apply` checks an
 action and either changes the hand or raises :class:`IllegalActionError`

@@ -1,4 +1,4 @@
-"""The exact meld solver (RULES.md §2, R5.3, R5.4, R8.1), on 52-bit hand masks.
+"""The exact meld solver (the rule book §2, R5.3, R5.4, R8.1), on 52-bit hand masks.
 
 Least deadwood is computed the fast way: a table holds, for every 13-bit suit
 block, the least deadwood using runs only; sets are then chosen only for ranks

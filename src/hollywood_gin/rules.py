@@ -1,13 +1,19 @@
-"""The rule options of RULES.md §9 as one frozen, validated value, and the four presets."""
+"""The rule options (rule book §9) as one frozen, validated value, and the four presets.
+
+The rule book is ``docs/rules.md`` (``hollywood-gin rules`` prints it for any rules).
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import RulesError
+from .i18n import N_, _
 
-__all__ = ["OPTIONS", "PRESETS", "EntryRule", "NextDealer", "Option", "Rules"]
+__all__ = ["OPTIONS", "PRESETS", "EntryRule", "NextDealer", "Option", "Rules", "option"]
 
 NextDealer = Literal["winner", "alternate", "loser"]
 EntryRule = Literal["traditional", "by_count"]
@@ -15,7 +21,8 @@ EntryRule = Literal["traditional", "by_count"]
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rules:
-    """Every option of RULES.md §9 under its own name; defaults are the ``hollywood`` preset."""
+    """Every option of the rule book's §9 under its own name; defaults are the ``hollywood``
+    preset.  A value that breaks a rule, alone or with another option (R9.2), is refused."""
 
     knock_limit: int = 10  # R5.1
     oklahoma: bool = False  # R5.1: the upcard's value is that hand's knock limit
@@ -70,10 +77,25 @@ class Rules:
              "it must be a whole number, 0 or more")
         need(self.entry_rule in ("traditional", "by_count"), "entry_rule",
              "it must be 'traditional' or 'by_count'")
+        # R9.2: combinations under which the rules would contradict themselves.
+        if self.oklahoma and self.knock_limit != 10:
+            raise RulesError(_(
+                "rule oklahoma=on cannot go with knock_limit={limit}: under Oklahoma each "
+                "hand's upcard sets the knock limit (R5.1, R9.2)").format(limit=self.knock_limit))
+        if self.shutout_game_bonus < self.game_bonus:
+            raise RulesError(_(
+                "rule shutout_game_bonus={shutout} is smaller than game_bonus={game}: a shutout "
+                "never earns less than an ordinary win (R7.4, R9.2)").format(
+                    shutout=self.shutout_game_bonus, game=self.game_bonus))
+        if self.big_gin_bonus is not None and self.big_gin_bonus < self.gin_bonus:
+            raise RulesError(_(
+                "rule big_gin_bonus={big} is smaller than gin_bonus={gin}: a big gin never "
+                "earns less than gin (R5.7, R9.2)").format(big=self.big_gin_bonus,
+                                                           gin=self.gin_bonus))
 
     @classmethod
     def preset(cls, name: str) -> Rules:
-        """One of the presets of RULES.md §9 by name."""
+        """One of the presets of the rule book (R9.3) by name."""
         try:
             return PRESETS[name]
         except KeyError:
@@ -96,6 +118,23 @@ class Rules:
             raise RulesError(f"unknown rule option(s): {', '.join(sorted(unknown))}")
         return replace(self, **changes)
 
+    def with_options(self, assignments: Iterable[str]) -> Rules:
+        """A copy with options set from ``NAME=VALUE`` texts, as typed on the command line
+        (``["knock_limit=8", "oklahoma=on", "big_gin_bonus=none"]``).
+
+        Values are read strictly (see :meth:`Option.parse`); a later text for the same option
+        wins.  All are applied at once, so the combination is checked once, as a whole.
+        """
+        changes: dict[str, Any] = {}
+        for text in assignments:
+            name, sep, value = str(text).partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep or not name:
+                raise RulesError(_("cannot read rule '{text}': write it as NAME=VALUE, like "
+                                   "knock_limit=8").format(text=text))
+            changes[name] = option(name).parse(value)
+        return self.replace(**changes)
+
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -110,35 +149,117 @@ class Rules:
         return cls(**data)
 
 
+_TRUE = ("on", "true", "yes", "1")
+_FALSE = ("off", "false", "no", "0")
+_NONE = ("none", "off", "no")
+_INT = re.compile(r"[+-]?[0-9]+")
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
-    """How one rule option is shown and entered: what a new-match form or a rule book needs."""
+    """How one rule option is shown and entered: what a new-match form or a rule book needs.
+
+    ``label`` and ``description`` are marked with ``N_``: pass them through ``_`` to show them.
+    """
 
     name: str
-    rule: str  # the RULES.md number it belongs to
+    rule: str  # the rule book number it belongs to
     kind: Literal["int", "bool", "choice", "optional_int"]
     low: int | None = None  # inclusive bounds of a whole-number option (None: unbounded)
     high: int | None = None
     choices: tuple[str, ...] = ()
+    label: str = ""  # a form field's short label (N_)
+    description: str = ""  # one line on what it does (N_)
+
+    @property
+    def allowed(self) -> str:
+        """The values it takes, as typed on the command line (``0 to 10``, ``on or off``)."""
+        if self.kind == "bool":
+            return "on or off"
+        if self.kind == "choice":
+            return " or ".join(self.choices)
+        bound = f"{self.low} to {self.high}" if self.high is not None else f"{self.low} or more"
+        return f"none, or {bound}" if self.kind == "optional_int" else bound
+
+    def parse(self, text: str) -> Any:
+        """A value from its command-line text, strictly: ``on``/``off`` (or true/false, yes/no,
+        1/0) for a switch, a whole number in bounds, ``none`` for an optional number, or one
+        of the choices.  A wrong text raises :class:`RulesError` naming the allowed values."""
+        word = text.strip().lower()
+        value: Any = None
+        if self.kind == "bool":
+            value = True if word in _TRUE else False if word in _FALSE else None
+        elif self.kind == "choice":
+            value = word.replace("-", "_") if word.replace("-", "_") in self.choices else None
+        elif self.kind == "optional_int" and word in _NONE:
+            return None
+        elif _INT.fullmatch(word):
+            number = int(word)
+            if (self.low is None or number >= self.low) and (self.high is None
+                                                              or number <= self.high):
+                value = number
+        if value is None:
+            raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
+                name=self.name, text=text, allowed=self.allowed))
+        return value
+
+    def format(self, value: Any) -> str:
+        """The command-line text of a value: what :meth:`parse` reads back."""
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return "none" if value is None else str(value)
 
 
 #: Every option of :class:`Rules`, in the order a form shows them; bounds match ``__post_init__``.
 OPTIONS: tuple[Option, ...] = (
-    Option("knock_limit", "R5.1", "int", 0, 10),
-    Option("oklahoma", "R5.1", "bool"),
-    Option("gin_bonus", "R5.7", "int", 1, None),
-    Option("big_gin_bonus", "R5.7", "optional_int", 1, None),
-    Option("undercut_bonus", "R5.6", "int", 1, None),
-    Option("discard_taken_card", "R4.3", "bool"),
-    Option("dead_hand_stock", "R6.1", "int", 0, 20),
-    Option("next_dealer", "R3.1", "choice", choices=("winner", "alternate", "loser")),
-    Option("columns", "R7.1", "int", 1, 5),
-    Option("game_target", "R7.3", "int", 1, None),
-    Option("game_bonus", "R7.4", "int", 0, None),
-    Option("shutout_game_bonus", "R7.4", "int", 0, None),
-    Option("box_bonus", "R7.4", "int", 0, None),
-    Option("entry_rule", "R7.2", "choice", choices=("traditional", "by_count")),
+    Option("knock_limit", "R5.1", "int", 0, 10, label=N_("Knock limit"),
+           description=N_("The most deadwood a player may knock with; 0 means gin only.")),
+    Option("oklahoma", "R5.1", "bool", label=N_("Oklahoma"),
+           description=N_("Each hand's upcard sets its knock limit (an ace: gin only).")),
+    Option("gin_bonus", "R5.7", "int", 1, None, label=N_("Gin bonus"),
+           description=N_("What gin scores on top of the defender's deadwood.")),
+    Option("big_gin_bonus", "R5.7", "optional_int", 1, None, label=N_("Big gin bonus"),
+           description=N_("What big gin (eleven cards melded, no discard) scores on top of "
+                          "the defender's deadwood; none: big gin is not played.")),
+    Option("undercut_bonus", "R5.6", "int", 1, None, label=N_("Undercut bonus"),
+           description=N_("What an undercut scores on top of the difference.")),
+    Option("discard_taken_card", "R4.3", "bool", label=N_("Discard the taken card"),
+           description=N_("A card taken from the discard pile may go back on it the same "
+                          "turn.")),
+    Option("dead_hand_stock", "R6.1", "int", 0, 20, label=N_("Dead hand at"),
+           description=N_("The hand is dead when a discard leaves this many cards in the "
+                          "stock, or fewer.")),
+    Option("next_dealer", "R3.1", "choice", choices=("winner", "alternate", "loser"),
+           label=N_("Next dealer"),
+           description=N_("Who deals the next hand: the winner, the players in turn, or the "
+                          "loser.")),
+    Option("columns", "R7.1", "int", 1, 5, label=N_("Games at once"),
+           description=N_("How many games (columns) are scored at once; 1 is a single game.")),
+    Option("game_target", "R7.3", "int", 1, None, label=N_("Game to"),
+           description=N_("The score that wins a game and closes its column.")),
+    Option("game_bonus", "R7.4", "int", 0, None, label=N_("Game bonus"),
+           description=N_("What the winner of a game gets when it closes.")),
+    Option("shutout_game_bonus", "R7.4", "int", 0, None, label=N_("Shutout bonus"),
+           description=N_("What the winner gets instead when the loser has nothing in that "
+                          "game; at least the game bonus.")),
+    Option("box_bonus", "R7.4", "int", 0, None, label=N_("Box bonus"),
+           description=N_("What each player gets, when a game closes, for each of his won "
+                          "hands in it.")),
+    Option("entry_rule", "R7.2", "choice", choices=("traditional", "by_count"),
+           label=N_("Entry rule"),
+           description=N_("Which games a won hand enters: traditional, or by_count (a "
+                          "player's n-th win enters games 1 to n, open ones only).")),
 )
+
+
+def option(name: str) -> Option:
+    """The :class:`Option` called ``name``; an unknown name is a :class:`RulesError` that
+    lists the options."""
+    for opt in OPTIONS:
+        if opt.name == name:
+            return opt
+    raise RulesError(_("unknown rule option '{name}'; the options are {names}").format(
+        name=name, names=", ".join(o.name for o in OPTIONS)))
 
 
 PRESETS: dict[str, Rules] = {

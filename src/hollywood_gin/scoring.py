@@ -1,4 +1,4 @@
-"""Scoring one hand after a knock (RULES.md §5): lay-offs, undercut, gin, big gin."""
+"""Scoring one hand after a knock (the rule book §5): lay-offs, undercut, gin, big gin."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Hollywood scoresheet (RULES.md §7, R8.2, R8.3): several games scored at once.
+"""The Hollywood scoresheet (the rule book §7, R8.2, R8.3): several games scored at once.
 
 The sheet is driven only by won hands: ``record(player, points)``.  Its state is a
 tuple of frozen :class:`Column` snapshots plus the log of :class:`SheetEntry`

@@ -132,7 +132,7 @@ def _possessive(name: str) -> str:
 
 
 class NewMatchScreen(ModalScreen[NewMatch | None]):
-    """Opponent level 1–5, rule preset (RULES.md §9) and who deals first (R3.1)."""
+    """Opponent level 1–5, rule preset (the rule book §9) and who deals first (R3.1)."""
 
     DEFAULT_CSS = """
     NewMatchScreen { align: center middle; background: $background 60%; }

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from ..cli import add_rules_arguments, rules_of
 from ..errors import HollywoodGinError
-from ..rules import PRESETS
 
 __all__ = ["register"]
 
@@ -45,12 +45,13 @@ def _need_textual() -> None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
     _need_textual()
     from .app import GinApp
 
     store = _open_store(args.db)
     try:
-        app = GinApp(store=store, level=args.level, rules=PRESETS[args.rules], seed=args.seed,
+        app = GinApp(store=store, level=args.level, rules=rules, seed=args.seed,
                      first_dealer=args.first, new=args.new, delay=args.delay,
                      four_colour=args.four_colour)
         app.run()
@@ -78,13 +79,14 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
+    rules = rules_of(args)
     _need_textual()
     from .keeper import KeeperApp
 
     store = _open_store(args.db)
     try:
         names = (args.names[0], args.names[1]) if args.names else None
-        KeeperApp(store=store, rules=PRESETS[args.rules], names=names, new=args.new).run()
+        KeeperApp(store=store, rules=rules, names=names, new=args.new).run()
     finally:
         store.close()
     return 0
@@ -99,9 +101,7 @@ def register(subparsers: Any) -> None:
         "run it again to resume an unfinished match where it stopped.")
     play.add_argument("--level", type=_level, default=3, metavar="1-5",
                       help="the computer's strength, 1 (easiest) to 5 (expert); default 3")
-    play.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
-                      metavar="PRESET",
-                      help=f"rule preset (RULES.md §9): {', '.join(PRESETS)}; default hollywood")
+    add_rules_arguments(play)
     play.add_argument("--seed", type=int, default=None, help="deal a reproducible match")
     play.add_argument("--first", type=int, choices=(0, 1), default=None,
                       help="who deals first: 0 you, 1 the computer (default: at random, R3.1)")
@@ -130,8 +130,7 @@ def register(subparsers: Any) -> None:
         "as points or as the deadwood counts; it is saved and resumed.")
     score.add_argument("--names", nargs=2, metavar=("FIRST", "SECOND"),
                        help="the two players' names for a new sheet")
-    score.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
-                       metavar="PRESET", help="rule preset for a new sheet (RULES.md §9)")
+    add_rules_arguments(score, what="the rules of a new sheet")
     score.add_argument("--new", action="store_true",
                        help="start a new sheet instead of resuming the unfinished one")
     score.add_argument("--db", default=None, metavar="URL", help=db_help)

@@ -1,7 +1,7 @@
 """The score keeper for games played with real cards (``hollywood-gin score``).
 
 Each hand is entered either as "who won, how many points" or as the two
-deadwood counts, the kind of win and who knocked; the points follow RULES.md §5
+deadwood counts, the kind of win and who knocked; the points follow the rule book §5
 (see :mod:`.keeping`).  The sheet (§7) is always on screen, the last entry can
 be undone, and every entry is saved at once so the sheet resumes after a restart.
 """
@@ -85,7 +85,7 @@ class KeeperHelp(ModalScreen[None]):
 
 
 class NewSheetScreen(ModalScreen["tuple[tuple[str, str], Rules] | None"]):
-    """The two players' names and the rule preset (RULES.md §9) of a new sheet."""
+    """The two players' names and the rule preset (the rule book §9) of a new sheet."""
 
     DEFAULT_CSS = """
     NewSheetScreen { align: center middle; background: $background 60%; }

@@ -2,7 +2,7 @@
 
 People playing with real cards enter each hand either as "who won, how many
 points" or as the two deadwood counts, the kind of win and who knocked; the
-points then follow RULES.md §5 from the rule options: a knock scores the
+points then follow the rule book §5 from the rule options: a knock scores the
 difference (R5.5), an undercut the undercut bonus plus the difference (R5.6),
 gin the gin bonus plus the defender's deadwood (R5.7).  A sheet is stored as
 a match of kind ``keeper`` whose actions are ``"PLAYER POINTS"`` strings, and

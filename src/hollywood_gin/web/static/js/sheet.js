@@ -1,4 +1,4 @@
-// The Hollywood scoresheet (RULES.md §7): always on screen, one column per game.
+// The Hollywood scoresheet (the rule book §7): always on screen, one column per game.
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
