@@ -72,6 +72,27 @@ def test_replay_prints_hand_by_hand(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Match over: Bob wins" in out
 
 
+def test_replay_speaks_to_you_in_the_second_person(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A record of the terminal game names the player "You": "You take 4♦", not "You takes"."""
+    data = json.loads((DOCS / "example-record.json").read_text())
+    data["players"] = ["Alexandra", "You"]  # Bob, who deals, takes and knocks, is you
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    for right in ("You deal. Upcard J♠.", "  You take 4♦", "  You discard 10♦",
+                  "  You knock, discarding K♠", "  You show A♣ 2♣ 3♣", "  You draw ",
+                  "You knock and win: 47 points (deadwood 10 against 57).",
+                  "Match over: you win, result +352.", "  Alexandra takes J♠"):
+        assert right in out, right
+    for wrong in ("You deals", "You takes", "You knocks", "You discards", "You draws",
+                  "You shows", "You wins", "You passes", "You lays", "You goes"):
+        assert wrong not in out, wrong
+    # cards on screen have suit symbols, never the letter form of the record
+    assert "Kd" not in out and "Th" not in out and "4d" not in out
+
+
 def test_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", "--json", str(DOCS / "example-record.json"))
     data = json.loads(out)

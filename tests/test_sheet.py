@@ -422,13 +422,15 @@ def test_str_renders_table() -> None:
     lines = text.replace("|", " ").splitlines()
     assert "Game 1" in lines[0] and "Game 3" in lines[0] and "Total" in lines[0]
     assert lines[1].split()[-3:] == ["105", "65", "30"]
-    assert "won 0" in text and "open" in text
+    assert "won by Player 0" in text and "open" in text
     assert lines[-2].split()[-4:] == ["265", "65", "30", "360"]
     assert lines[-1].split()[-4:] == ["40", "25", "0", "65"]
     named = sheet.render(("Alexandra", "Bob"))
     assert "Alexandra points" in named and "Bob total" in named
     finished = str(sheet_of([(A, 100), (A, 100), (A, 100)]))
-    assert "shutout 0" in finished and "Match over" in finished
+    assert "won by Player 0, shutout" in finished and "Match over" in finished
+    assert sheet_of([(B, 100)] * 3).render(("Bob", "You")).endswith(
+        "Match over: you win, result +960.")
 
 
 # -- properties ---------------------------------------------------------------------------------

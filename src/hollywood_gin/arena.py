@@ -737,7 +737,7 @@ def plot_report(report: ArenaReport, path: str) -> None:
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``arena`` subcommand to the main command line."""
     from .bots import BOT_NAMES
-    from .cli import add_rules_arguments
+    from .cli import add_rules_arguments, whole, writable_file
 
     parser = subparsers.add_parser(
         "arena",
@@ -752,17 +752,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_rules_arguments(parser, what="the rules (the OpenSpiel engine always plays its own "
                         "gin_rummy defaults)")
     count = parser.add_mutually_exclusive_group()
-    count.add_argument("--matches", type=int, help="matches to play (default 100)")
-    count.add_argument("--hands", type=int, help="single hands to play instead of matches")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every deal (default 0)")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel processes (default 1)")
+    count.add_argument("--matches", type=whole(1), metavar="N",
+                       help="matches to play (default 100)")
+    count.add_argument("--hands", type=whole(1), metavar="N",
+                       help="single hands to play instead of matches")
+    parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0, metavar="N",
+                        help="seed of every deal (default 0)")
+    parser.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
+                        help="parallel processes (default 1)")
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="run on a Ray cluster ('auto': $RAY_ADDRESS or a local Ray; "
                         "needs the 'cluster' extra) instead of --jobs local processes")
     parser.add_argument("--engine", choices=ENGINES, default="ours",
                         help="'openspiel' plays single hands in OpenSpiel's gin_rummy")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", metavar="FILE", help="save a picture of the results")
+    parser.add_argument("--plot", metavar="FILE", type=writable_file,
+                        help="save a picture of the results (needs the 'plot' extra)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -771,6 +776,14 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``arena`` command; returns the exit code."""
     from .cli import rules_of
 
+    # Optional layers the options need, imported before any game is played: a missing one
+    # is a ModuleNotFoundError that the CLI turns into the extra to install.
+    if args.plot:
+        import matplotlib  # noqa: F401
+    if args.ray:
+        import ray  # noqa: F401
+    if args.engine == "openspiel":
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     bar = None if args.quiet else ProgressBar()
     report = run_arena(
         args.bot_a,

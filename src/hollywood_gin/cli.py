@@ -1,7 +1,10 @@
 """The ``hollywood-gin`` command: a thin argparse front end over the core and the layers.
 
 Each subcommand imports its layer only when it runs, so a layer's optional
-dependencies are needed only by the subcommand that uses it.
+dependencies are needed only by the subcommand that uses it.  Every error of every
+subcommand is one line on stderr and exit code 2, never a traceback: a bad option, a
+bad file, a missing optional layer (named with the extra that installs it).  A closed
+stdout (``| head``) ends the command quietly.
 """
 
 from __future__ import annotations
@@ -9,23 +12,122 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
+import os
 import shutil
 import sys
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from . import __version__
 from .cards import Card, parse_cards
 from .errors import HollywoodGinError
+from .i18n import _
 from .melds import best_melds, discard_choices
 from .rules import OPTIONS, PRESETS, Rules
 
-__all__ = ["LAYER_COMMANDS", "add_rules_arguments", "build_parser", "main", "rules_of"]
+__all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
+           "add_rules_arguments", "build_parser", "check_writable", "main", "number",
+           "rules_of", "whole", "writable_file"]
 
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
 #: layer's dependencies when it runs.
 LAYER_COMMANDS = ("arena", "tui.commands", "web.commands")
+
+#: The top-level modules each optional extra of pyproject.toml installs (a test checks the
+#: two agree), so a missing one is named with the extra that brings it.
+EXTRA_MODULES: dict[str, frozenset[str]] = {
+    "store": frozenset({"sqlalchemy", "platformdirs"}),
+    "play": frozenset({"sqlalchemy", "platformdirs", "textual"}),
+    "web": frozenset({"sqlalchemy", "platformdirs", "starlette", "uvicorn"}),
+    "postgres": frozenset({"psycopg"}),
+    "plot": frozenset({"matplotlib"}),
+    "openspiel": frozenset({"pyspiel", "numpy"}),
+    "rl": frozenset({"pettingzoo", "gymnasium", "numpy"}),
+    "cluster": frozenset({"ray"}),
+}
+
+#: The extra a whole subcommand needs; its other needs (``--plot``, ``--ray``, a PostgreSQL
+#: URL) are found from the module that is missing.
+COMMAND_EXTRAS: dict[str, str] = {"play": "play", "score": "play", "stats": "play",
+                                  "serve": "web"}
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, _("{prog}: error: {message} (see {prog} --help)").format(
+            prog=self.prog, message=message) + "\n")
+
+
+def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number within ``low``..``high`` (inclusive; None: open)."""
+    if high is not None:
+        allowed = _("a whole number from {low} to {high}").format(low=low, high=high)
+    else:
+        allowed = _("a whole number, {low} or more").format(low=low)
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or (low is not None and value < low) or (high is not None
+                                                                   and value > high):
+            raise argparse.ArgumentTypeError(
+                _("it must be {allowed}, not '{text}'").format(allowed=allowed, text=text))
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(low: float = 0.0, high: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a finite number within ``low``..``high`` (inclusive)."""
+    if high is not None:
+        allowed = _("a number from {low:g} to {high:g}").format(low=low, high=high)
+    else:
+        allowed = _("a number, {low:g} or more").format(low=low)
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(
+                _("it must be {allowed}, not '{text}'").format(allowed=allowed, text=text))
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before any work, a file the command could not create or overwrite (so a long
+    run never ends in an unwritable path); the error names the path."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        reason = _("it is a folder")
+    elif not os.path.isdir(folder):
+        reason = _("there is no folder {folder}").format(folder=folder)
+    elif not os.access(folder, os.W_OK) or (os.path.exists(path)
+                                            and not os.access(path, os.W_OK)):
+        reason = _("permission denied")
+    else:
+        return
+    raise HollywoodGinError(_("cannot write {path}: {reason}").format(path=path, reason=reason))
+
+
+def writable_file(text: str) -> str:
+    """An argparse type: a file the command can write (:func:`check_writable`)."""
+    try:
+        check_writable(text)
+    except HollywoodGinError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def _cards_json(cards: Sequence[Card]) -> list[str]:
@@ -117,7 +219,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="hollywood-gin",
         description="Hollywood Gin: play, analyse and evaluate two-player gin rummy.",
     )
@@ -130,7 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     melds.add_argument("cards", nargs="+", help="cards like As 10h Kd (or 'As,Th,Kd')")
     melds.add_argument("--discard", action="store_true",
                        help="rank the discards of an 11-card hand")
-    melds.add_argument("--knock-limit", type=int, default=10, help="knock limit (R5.1)")
+    melds.add_argument("--knock-limit", type=whole(0, 10), default=10, metavar="0-10",
+                       help="knock limit (R5.1), 0 to 10; default 10")
     melds.add_argument("--json", action="store_true", help="print JSON for scripts")
     melds.set_defaults(func=_cmd_melds)
 
@@ -154,20 +257,74 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _one_line(text: str) -> str:
+    """A message as one line: drivers and libraries add lines (and SQLAlchemy a link)."""
+    lines = [line.strip() for line in str(text).splitlines()]
+    return " ".join(line for line in lines if line and not line.startswith("(Background on"))
+
+
+def _missing_extra(exc: ModuleNotFoundError, command: str | None) -> str | None:
+    """The extra that installs the missing module, or None when it is none of ours."""
+    name = (exc.name or "").split(".")[0]
+    wanted = COMMAND_EXTRAS.get(command or "")
+    if wanted is not None and name in EXTRA_MODULES[wanted]:
+        return wanted
+    for extra, modules in EXTRA_MODULES.items():
+        if name in modules:
+            return extra
+    return wanted  # a module the command's extra brings in indirectly
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    prog = f"hollywood-gin {args.command}"
     try:
         code: int = args.func(args)
     except HollywoodGinError as exc:
-        print(f"hollywood-gin: error: {exc}", file=sys.stderr)
-        return 2
+        message = _one_line(str(exc))
+    except ModuleNotFoundError as exc:
+        extra = _missing_extra(exc, args.command)
+        if extra is None:
+            raise
+        message = _("this needs the '{extra}' extra ({module} is not installed): "
+                    "pip install 'hollywood-gin[{extra}]'").format(extra=extra, module=exc.name)
+    except BrokenPipeError:
+        raise  # main's to handle, for every command alike
+    except OSError as exc:
+        if exc.filename is None:
+            message = _one_line(str(exc))
+        else:
+            message = _("cannot use {path}: {reason}").format(
+                path=exc.filename, reason=exc.strerror or exc)
     except KeyboardInterrupt:
         print(file=sys.stderr)
         return 130
+    else:
+        return code
+    print(_("{prog}: error: {message}").format(prog=prog, message=message), file=sys.stderr)
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; the exit code is 0, 2 for any error, 130 on Ctrl-C."""
+    try:
+        try:
+            code = _run(argv)
+        finally:  # --help exits through here too
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # stdout was closed (``| head``): stop quietly, the Python docs' way.  Point stdout
+        # at devnull so that the flush at exit does not fail again.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout with no file descriptor (a test's capture)
+            pass
+        return 1
     return code
 
 

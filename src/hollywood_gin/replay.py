@@ -10,6 +10,7 @@ from .actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from .cards import CARDS, Card
 from .errors import RecordError
 from .hand import Hand, HandResult
+from .i18n import _, ngettext
 from .record import load_record, players_of_record
 from .sheet import ScoreSheet
 
@@ -20,17 +21,67 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def describe_result(result: HandResult, names: tuple[str, str]) -> str:
-    """One line on how a hand ended, in the game's words."""
+def _you(name: str) -> bool:
+    """A seat named "You" (as the terminal game saves the player's own) is spoken to."""
+    return name in ("You", _("You"))
+
+
+def _say(name: str, you: str, other: str, **values: object) -> str:
+    """One sentence about ``name``: ``you`` in the second person ("You take 4♥") for the
+    player's own seat, else ``other`` in the third ("Bob takes 4♥")."""
+    return (you if _you(name) else other).format(name=name, **values)
+
+
+def describe_result(result: HandResult, names: tuple[str, str], *,
+                    stock: int | None = None) -> str:
+    """One line on how a hand ended, in the game's words (``stock``: cards left in a dead
+    hand's stock, when known)."""
     if result.winner is None:
-        return "Dead hand: two cards left in the stock, no score (R6.1)."
+        if stock is None:
+            return _("Dead hand: no score (R6.1).")
+        return ngettext("Dead hand: {n} card left in the stock, no score (R6.1).",
+                        "Dead hand: {n} cards left in the stock, no score (R6.1).",
+                        stock).format(n=stock)
     winner = names[result.winner]
-    kind = {"knock": "knocks and wins", "undercut": "undercuts", "gin": "goes gin",
-            "big_gin": "goes big gin"}[result.kind]
     score = result.score
     assert score is not None
-    detail = f"deadwood {score.knocker_deadwood} against {score.defender_deadwood}"
-    return f"{winner} {kind}: {result.points} points ({detail})."
+    points = ngettext("{n} point", "{n} points", result.points).format(n=result.points)
+    detail = _("deadwood {knocker} against {defender}").format(
+        knocker=score.knocker_deadwood, defender=score.defender_deadwood)
+    if result.kind == "knock":
+        return _say(winner, _("You knock and win: {points} ({detail})."),
+                    _("{name} knocks and wins: {points} ({detail})."),
+                    points=points, detail=detail)
+    if result.kind == "undercut":
+        return _say(winner, _("You undercut: {points} ({detail})."),
+                    _("{name} undercuts: {points} ({detail})."), points=points, detail=detail)
+    if result.kind == "gin":
+        return _say(winner, _("You go gin: {points} ({detail})."),
+                    _("{name} goes gin: {points} ({detail})."), points=points, detail=detail)
+    return _say(winner, _("You go big gin: {points} ({detail})."),
+                _("{name} goes big gin: {points} ({detail})."), points=points, detail=detail)
+
+
+def _action_line(who: str, action: object, replay: Hand) -> str:
+    """An action in words, before it is applied to ``replay`` (which shows the cards)."""
+    if isinstance(action, DrawStock):
+        return _say(who, _("You draw {card} from the stock"),
+                    _("{name} draws {card} from the stock"),
+                    card=CARDS[replay.stock[-1]].pretty)
+    if isinstance(action, (TakeDiscard, TakeUpcard)):
+        return _say(who, _("You take {card}"), _("{name} takes {card}"),
+                    card=CARDS[replay.pile[-1]].pretty)
+    if isinstance(action, Pass):
+        return _say(who, _("You pass the upcard"), _("{name} passes the upcard"))
+    if isinstance(action, Discard):
+        return _say(who, _("You discard {card}"), _("{name} discards {card}"),
+                    card=action.card.pretty)
+    if isinstance(action, Knock):
+        if action.card is None:
+            return _say(who, _("You go big gin"), _("{name} goes big gin"))
+        return _say(who, _("You knock, discarding {card}"), _("{name} knocks, discarding {card}"),
+                    card=action.card.pretty)
+    return f"{who} {action}"  # pragma: no cover - every action is one of the above
 
 
 def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
@@ -38,28 +89,14 @@ def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
     assert hand.deck is not None
     replay = Hand.from_deck(hand.deck, rules=hand.rules, dealer=hand.dealer)
     lines = [
-        f"{names[hand.dealer]} deals. Upcard {hand.deck[20].pretty}.",
+        _say(names[hand.dealer], _("You deal. Upcard {card}."), _("{name} deals. Upcard {card}."),
+             card=hand.deck[20].pretty),
         f"  {names[0]}: {_cards(replay.cards_of(0))}",
         f"  {names[1]}: {_cards(replay.cards_of(1))}",
     ]
     for player, action in hand.history:
-        who = names[player]
-        if isinstance(action, DrawStock):
-            card = CARDS[replay.stock[-1]]
-            text = f"draws {card.pretty} from the stock"
-        elif isinstance(action, (TakeDiscard, TakeUpcard)):
-            text = f"takes {CARDS[replay.pile[-1]].pretty}"
-        elif isinstance(action, Pass):
-            text = "passes the upcard"
-        elif isinstance(action, Discard):
-            text = f"discards {action.card.pretty}"
-        elif isinstance(action, Knock):
-            card_text = "" if action.card is None else action.card.pretty
-            text = "goes big gin" if action.card is None else f"knocks, discarding {card_text}"
-        else:  # pragma: no cover
-            text = str(action)
+        lines.append("  " + _action_line(names[player], action, replay))
         replay.apply(action)
-        lines.append(f"  {who} {text}")
     result = replay.result
     if result is not None:
         score = result.score
@@ -67,13 +104,18 @@ def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
             assert result.knocker is not None
             k, d = names[result.knocker], names[1 - result.knocker]
             melds = "  ".join(_cards(m) for m in score.knocker_melds)
-            lines.append(f"  {k} shows {melds} | deadwood {_cards(score.knocker_unmatched) or '-'}")
+            lines.append("  " + _say(k, _("You show {melds} | deadwood {cards}"),
+                                     _("{name} shows {melds} | deadwood {cards}"),
+                                     melds=melds, cards=_cards(score.knocker_unmatched) or "-"))
             melds = "  ".join(_cards(m) for m in score.defender_melds)
-            lines.append(f"  {d} shows {melds or '-'} | deadwood "
-                         f"{_cards(score.defender_unmatched) or '-'}")
+            lines.append("  " + _say(d, _("You show {melds} | deadwood {cards}"),
+                                     _("{name} shows {melds} | deadwood {cards}"),
+                                     melds=melds or "-",
+                                     cards=_cards(score.defender_unmatched) or "-"))
             if score.layoffs:
-                lines.append(f"  {d} lays off {_cards(score.layoff_cards)}")
-        lines.append("  " + describe_result(result, names))
+                lines.append("  " + _say(d, _("You lay off {cards}"), _("{name} lays off {cards}"),
+                                         cards=_cards(score.layoff_cards)))
+        lines.append("  " + describe_result(result, names, stock=len(replay.stock)))
     return lines
 
 
@@ -109,7 +151,7 @@ def print_replay(path: str | Path, *, as_json: bool = False) -> int:
                           "totals": list(match.sheet.totals), "winner": match.sheet.winner}))
         return 0
     for n, hand in enumerate(match.hands, 1):
-        print(f"Hand {n}")
+        print(_("Hand {n}").format(n=n))
         for line in _replay_lines(hand, names):
             print(line)
         result = hand.result

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import HollywoodGinError
+from .i18n import _
 from .rules import Rules
 
 __all__ = ["Column", "Pair", "ScoreSheet", "SheetEntry", "SheetError"]
@@ -259,13 +260,16 @@ class ScoreSheet:
 
         def status(c: Column) -> str:
             if c.winner is None:
-                return "open"
-            return ("shutout " if c.shutout else "won ") + str(c.winner)
+                return _("open")
+            text = _("won by {name}, shutout") if c.shutout else _("won by {name}")
+            return text.format(name=names[c.winner])
 
         head = max(len(names[0]), len(names[1])) + 8
         # every cell right-aligned in one width, with at least one space before it
+        games = [_("Game {n}").format(n=i + 1) for i in range(len(self._columns))]
         w = 1 + max(
-            len("Game 9"),
+            *(len(g) for g in games),
+            len(_("Total")),
             *(len(status(c)) for c in self._columns),
             *(len(str(c.total[p])) for c in self._columns for p in (0, 1)),
             *(len(str(t)) for t in self.totals),
@@ -275,15 +279,17 @@ class ScoreSheet:
             line = label.ljust(head) + "".join(c.rjust(w) for c in cells)
             return (line + " |" + last.rjust(w) if last else line).rstrip()
 
-        lines = [row("", [f"Game {i + 1}" for i in range(len(self._columns))], "Total")]
+        lines = [row("", games, _("Total"))]
         for p in (0, 1):
-            lines.append(row(f"{names[p]} points", [str(c.points[p]) for c in self._columns]))
-            lines.append(row(f"{names[p]} boxes", [str(c.boxes[p]) for c in self._columns]))
-        lines.append(row("closed", [status(c) for c in self._columns]))
+            lines.append(row(_("{name} points").format(name=names[p]),
+                             [str(c.points[p]) for c in self._columns]))
+            lines.append(row(_("{name} boxes").format(name=names[p]),
+                             [str(c.boxes[p]) for c in self._columns]))
+        lines.append(row(_("result"), [status(c) for c in self._columns]))
         for p in (0, 1):
             lines.append(
                 row(
-                    f"{names[p]} total",
+                    _("{name} total").format(name=names[p]),
                     [str(c.total[p]) for c in self._columns],
                     str(self.totals[p]),
                 )
@@ -291,9 +297,13 @@ class ScoreSheet:
         if self.finished:
             winner = self.winner
             if winner is None:
-                lines.append("Match over: drawn.")
+                lines.append(_("Match over: drawn."))
+            elif names[winner] in ("You", _("You")):
+                lines.append(_("Match over: you win, result {result:+d}.").format(
+                    result=self.result))
             else:
-                lines.append(f"Match over: {names[winner]} wins, result {self.result:+d}.")
+                lines.append(_("Match over: {name} wins, result {result:+d}.").format(
+                    name=names[winner], result=self.result))
         return "\n".join(lines)
 
     def __str__(self) -> str:

@@ -196,6 +196,8 @@ class Store:
             if self.url.startswith("sqlite"):
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             _meta.create_all(self.engine)
+        except ModuleNotFoundError:
+            raise  # a driver's extra is missing (postgres): the CLI names it
         except Exception as exc:  # the driver's own errors vary; name the URL
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..cli import add_rules_arguments, rules_of
+from ..cli import add_rules_arguments, check_writable, number, rules_of, whole
 from ..errors import HollywoodGinError
+from ..i18n import _
 
 __all__ = ["register"]
 
@@ -26,22 +27,29 @@ def _level(text: str) -> int:
     return level
 
 
+#: The longest player name the sheet shows whole.
+NAME_LIMIT = 24
+
+
+def _name(text: str) -> str:
+    name = " ".join(text.split())
+    if not name or len(name) > NAME_LIMIT:
+        raise argparse.ArgumentTypeError(_(
+            "a name must have 1 to {limit} characters, not '{text}'").format(
+                limit=NAME_LIMIT, text=text))
+    return name
+
+
 def _open_store(url: str | None) -> Any:
-    try:
-        from ..store import Store
-    except ModuleNotFoundError as exc:
-        raise HollywoodGinError(
-            f"saved games need the 'store' extra ({exc.name} is missing): "
-            "pip install 'hollywood-gin[play]'") from None
+    # A missing extra raises ModuleNotFoundError: the CLI names the extra to install.
+    from ..store import Store
+
     return Store(url)
 
 
 def _need_textual() -> None:
-    try:
-        import textual  # noqa: F401
-    except ModuleNotFoundError:
-        raise HollywoodGinError(
-            "the terminal game needs Textual: pip install 'hollywood-gin[play]'") from None
+    """Fail before opening anything when Textual is not installed (the CLI says so)."""
+    import textual  # noqa: F401
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -63,6 +71,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     from .stats import export_match, gather, render, render_json
 
+    if args.export:
+        check_writable(args.export[1])
     store = _open_store(args.db)
     try:
         if args.export:
@@ -80,6 +90,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     rules = rules_of(args)
+    if args.names and args.names[0].casefold() == args.names[1].casefold():
+        raise HollywoodGinError(_("--names: the two players need different names"))
     _need_textual()
     from .keeper import KeeperApp
 
@@ -102,14 +114,15 @@ def register(subparsers: Any) -> None:
     play.add_argument("--level", type=_level, default=3, metavar="1-5",
                       help="the computer's strength, 1 (easiest) to 5 (expert); default 3")
     add_rules_arguments(play)
-    play.add_argument("--seed", type=int, default=None, help="deal a reproducible match")
+    play.add_argument("--seed", type=whole(0, 2**63 - 1), default=None, metavar="N",
+                      help="deal a reproducible match")
     play.add_argument("--first", type=int, choices=(0, 1), default=None,
                       help="who deals first: 0 you, 1 the computer (default: at random, R3.1)")
     play.add_argument("--db", default=None, metavar="URL", help=db_help)
     play.add_argument("--new", action="store_true",
                       help="start a new match without offering to resume the unfinished one")
-    play.add_argument("--delay", type=float, default=0.7, metavar="SECONDS",
-                      help="pause before each computer move (default 0.7)")
+    play.add_argument("--delay", type=number(0, 10), default=0.7, metavar="SECONDS",
+                      help="pause before each computer move, 0 to 10 (default 0.7)")
     play.add_argument("--four-colour", "--four-color", dest="four_colour",
                       action="store_true", help="four-colour deck: diamonds blue, clubs green")
     play.set_defaults(func=_cmd_play)
@@ -128,7 +141,7 @@ def register(subparsers: Any) -> None:
         "score", help="keep the Hollywood score of a game played with real cards",
         description="A Hollywood scoresheet for games played with real cards: enter each hand "
         "as points or as the deadwood counts; it is saved and resumed.")
-    score.add_argument("--names", nargs=2, metavar=("FIRST", "SECOND"),
+    score.add_argument("--names", nargs=2, metavar=("FIRST", "SECOND"), type=_name,
                        help="the two players' names for a new sheet")
     add_rules_arguments(score, what="the rules of a new sheet")
     score.add_argument("--new", action="store_true",

@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
-import sys
+from urllib.parse import urlsplit
 
+from ..cli import number, whole
+from ..errors import HollywoodGinError
+from ..i18n import _
 from .protocol import MESSAGE_BURST, MESSAGE_RATE
 
 __all__ = ["register", "serve_origins"]
@@ -42,16 +45,25 @@ def serve_origins(host: str, port: int, extra: list[str]) -> list[str] | None:
     return None
 
 
+def _origin(text: str) -> str:
+    """An --origin value: scheme and host (and port) only, as browsers send it."""
+    parsed = urlsplit(text.rstrip("/"))
+    if parsed.scheme not in ("http", "https") or not parsed.hostname or parsed.path:
+        raise argparse.ArgumentTypeError(_(
+            "an origin is http:// or https:// and a host, like https://gin.example.com, "
+            "not '{text}'").format(text=text))
+    return text
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
+    # A missing extra raises ModuleNotFoundError: the CLI names the extra to install.
     import uvicorn
 
     from ..store import Store
     from .app import create_app
 
-    if args.message_rate < 0 or args.message_burst < 1:
-        print("hollywood-gin serve: --message-rate must be 0 or more and --message-burst 1 "
-              "or more", file=sys.stderr)
-        return 2
+    if not args.host.strip():
+        raise HollywoodGinError(_("--host must not be empty"))
     store = Store(args.db or os.environ.get(DB_ENV) or None)
     origins = serve_origins(args.host, args.port, args.origin)
     app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
@@ -81,19 +93,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "SQLite by default; PostgreSQL with --db postgresql+psycopg://USER:PASS@HOST/DB.",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    serve.add_argument("--port", type=whole(1, 65535), default=8000,
+                       help="port to listen on, 1 to 65535 (8000)")
     serve.add_argument("--db", default=None,
                        help=f"database URL (default: ${DB_ENV}, else a SQLite file in the "
                        "user's data directory)")
-    serve.add_argument("--origin", action="append", default=[], metavar="ORIGIN",
+    serve.add_argument("--origin", action="append", default=[], metavar="ORIGIN", type=_origin,
                        help="an origin allowed to open tables, like https://gin.example.com "
                        "(repeatable; needed behind a proxy or on a public name)")
-    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
-                       help="pause before each computer action (0.6)")
-    serve.add_argument("--message-rate", type=float, default=MESSAGE_RATE, metavar="PER_SECOND",
+    serve.add_argument("--bot-delay", type=number(0, 10), default=0.6, metavar="SECONDS",
+                       help="pause before each computer action, 0 to 10 (0.6)")
+    serve.add_argument("--message-rate", type=number(0), default=MESSAGE_RATE,
+                       metavar="PER_SECOND",
                        help=f"messages one connection may send a second on average "
                        f"({MESSAGE_RATE:g}; 0: no limit)")
-    serve.add_argument("--message-burst", type=int, default=MESSAGE_BURST, metavar="N",
+    serve.add_argument("--message-burst", type=whole(1), default=MESSAGE_BURST, metavar="N",
                        help=f"messages one connection may send at once ({MESSAGE_BURST})")
     serve.add_argument("--log-level", default="info",
                        choices=["critical", "error", "warning", "info", "debug"])
