@@ -35,7 +35,8 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
 BAD_VALUES: dict[str, list[list[str]]] = {
     "melds": [
         ["--knock-limit", "99", "As"], ["--knock-limit", "-5", "As"],
-        ["--knock-limit", "ten", "As"], ["As", "Zq"], ["--discard", "As", "2s"],
+        ["--knock-limit", "ten", "As"], ["As", "Zq"], ["--discard", "As", "2s"], [""],
+        ["As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ad"],
     ],
     "replay": [[f"{NOWHERE}/record.json"], [str(ROOT / "README.md")]],
     "rules": [
@@ -119,6 +120,7 @@ def test_bad_values_are_one_line_and_exit_code_2(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["melds", "--knock-limit", "99", "As"], "it must be a whole number from 0 to 10, not '99'"),
+    (["melds", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "give 1 to 11 cards"),
     (["play", "--delay", "-1"], "it must be a number from 0 to 10, not '-1'"),
     (["play", "--level", "9"], "level must be 1 to 5, not 9"),
     (["arena", "random", "random", "--hands", "0"], "it must be a whole number, 1 or more"),

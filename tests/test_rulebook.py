@@ -248,6 +248,17 @@ def test_rules_command_refuses_bad_options_in_one_line(
     assert out == "" and message in err and len(err.strip().splitlines()) == 1
 
 
+def test_rules_given_tells_a_chosen_preset_from_the_default() -> None:
+    from hollywood_gin.cli import build_parser, rules_given, rules_of
+
+    parser = build_parser()
+    plain = parser.parse_args(["rules"])
+    assert not rules_given(plain) and rules_of(plain) == Rules()
+    assert rules_given(parser.parse_args(["rules", "--rules", "hollywood"]))
+    chosen = parser.parse_args(["play", "--rule", "gin_bonus=20"])
+    assert rules_given(chosen) and rules_of(chosen) == PRESETS["hollywood-20"]
+
+
 def test_rules_command_runs_installed() -> None:
     done = subprocess.run([sys.executable, "-m", "hollywood_gin", "rules", "--rules", "classic"],
                           capture_output=True, text=True, check=False)

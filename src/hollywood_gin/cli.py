@@ -28,7 +28,7 @@ from .rules import OPTIONS, PRESETS, Rules
 
 __all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
            "add_rules_arguments", "build_parser", "check_writable", "main", "number",
-           "rules_of", "whole", "writable_file"]
+           "rules_given", "rules_of", "whole", "writable_file"]
 
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
@@ -136,6 +136,10 @@ def _cards_json(cards: Sequence[Card]) -> list[str]:
 
 def _cmd_melds(args: argparse.Namespace) -> int:
     cards = parse_cards(" ".join(args.cards))
+    if not 1 <= len(cards) <= 11:
+        # a hand holds 10 cards, 11 after drawing; the solver's time grows fast past that
+        raise HollywoodGinError(_("give 1 to 11 cards (a hand holds 10, or 11 after drawing), "
+                                  "not {n}").format(n=len(cards)))
     if args.discard:
         if len(cards) != 11:
             raise HollywoodGinError(
@@ -185,8 +189,9 @@ def _cmd_melds(args: argparse.Namespace) -> int:
 
 def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str = "the rules") -> None:
     """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable): every command that takes
-    rules reads them the same way, through :func:`rules_of`."""
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="hollywood",
+    rules reads them the same way, through :func:`rules_of` (and :func:`rules_given` says
+    whether the player chose any)."""
+    parser.add_argument("--rules", choices=sorted(PRESETS), default=None,
                         metavar="PRESET",
                         help=f"{what}: a preset, {', '.join(PRESETS)} (default hollywood); "
                         "'hollywood-gin rules' prints the rule book")
@@ -196,8 +201,14 @@ def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str = "the rul
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
-    """The rules a command was given: the preset with the ``--rule`` options over it."""
-    return Rules.preset(args.rules).with_options(args.rule)
+    """The rules a command was given: the preset (default hollywood) with the ``--rule``
+    options over it."""
+    return Rules.preset(args.rules or "hollywood").with_options(args.rule)
+
+
+def rules_given(args: argparse.Namespace) -> bool:
+    """Whether ``--rules`` or ``--rule`` was given (a game may then start without asking)."""
+    return args.rules is not None or bool(args.rule)
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
