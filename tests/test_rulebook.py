@@ -104,6 +104,15 @@ def test_the_numbers_of_the_rules_in_force_are_filled_in() -> None:
     assert "| `oklahoma` | off | off | on or off | R5.1 |" in book
 
 
+@pytest.mark.parametrize("columns", [2, 3, 4, 5])
+def test_R7_2_the_entry_sequence_stops_at_the_last_column(columns: int) -> None:
+    for entry_rule in ("traditional", "by_count"):
+        r72 = rule_text(rule_book(Rules(columns=columns, entry_rule=entry_rule)), "R7.2")
+        last = ", ".join(str(n) for n in range(1, columns)) + f" and {columns}"
+        assert f"and every later one in games {last}" in r72
+        assert f"game {columns + 1}" not in r72 and f"and {columns + 1}" not in r72
+
+
 def test_R5_1_oklahoma_and_gin_only_say_so() -> None:
     r51 = rule_text(rule_book(Rules(oklahoma=True)), "R5.1")
     assert "Oklahoma" in r51 and "upcard" in r51 and "an ace upcard means gin only" in r51
@@ -158,10 +167,12 @@ def test_R7_2_by_count_example_side_by_side() -> None:
     for rules in (Rules(), Rules(entry_rule="by_count")):
         r77 = rule_text(rule_book(rules), "R7.7")
         assert "A wins 60, A wins 45, B wins 12 and B wins 12." in r77
-        by_count = r77[r77.index("By count"):] if rules.entry_rule == "traditional" else \
-            r77[r77.index("By count (these rules)"):r77.index("By the traditional rule")]
-        traditional = r77[r77.index("Traditional (these rules)"):r77.index("By count:")] \
-            if rules.entry_rule == "traditional" else r77[r77.index("By the traditional rule"):]
+        if rules.entry_rule == "traditional":
+            traditional = r77[r77.index("Traditional (these rules)"):r77.index("By count")]
+            by_count = r77[r77.index("By count"):]
+        else:
+            by_count = r77[r77.index("By count (these rules)"):r77.index("By the traditional")]
+            traditional = r77[r77.index("By the traditional rule"):]
         assert "B's 12 goes into no column: it is his first win, and game 1 is closed. " \
             "B's 12 goes into game 2." in by_count
         assert "B's 12 goes into game 2:" in traditional

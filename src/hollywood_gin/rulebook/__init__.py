@@ -311,6 +311,16 @@ def _options_parts(rules: Rules, w: _Words) -> tuple[str, str]:
     return "\n".join(rows), "\n".join(lines)
 
 
+def _entry_sequence(rules: Rules, w: _Words) -> str:
+    """R7.2 in words for this many columns: the n-th win counts in games 1 to n."""
+    parts = [w("entry_first")]
+    for n in range(2, rules.columns + 1):
+        games = w("game_many", list=w.join([str(i) for i in range(1, n + 1)]))
+        key = "entry_last" if n == rules.columns else "entry_next"
+        parts.append(w(key, nth=w(f"nth_{n}"), games=games))
+    return w("entry_sep").join(parts)
+
+
 def _limit_note(rules: Rules, w: _Words) -> str:
     """R5.9's knocks have deadwood 3 and 5: say so when the rules in force forbid them."""
     if rules.oklahoma:
@@ -356,7 +366,7 @@ def rule_book(rules: Rules = _DEFAULT_RULES, *, lang: str = "en") -> str:
         "big_gin_bonus": str(rules.big_gin_bonus),
         "last_card": str(52 - rules.dead_hand_stock),
         "columns_word": columns_word,
-        "columns_rest": w("columns_rest", columns_word=columns_word) if rules.columns > 3 else "",
+        "entry_sequence": _entry_sequence(rules, w),
         "even_tie": w("even_tie") if rules.columns % 2 == 0 else "",
         "rules_in_force": _in_force(rules, w),
         "limit_note": _limit_note(rules, w),
@@ -462,11 +472,13 @@ def _blocks(markdown: str) -> Iterator[tuple[str, int, list[str]]]:
 
 _SUM = re.compile(r" ([-+−×=]) (?=\S)")
 _GLUE = "\u00a0"  # textwrap breaks only at ASCII spaces
+_SUM_HEAD = re.compile(r"(?<=\S) (?=[0-9]+\u00a0[-+−×=])")
 
 
 def _wrap(text: str, first: str, rest: str, width: int) -> list[str]:
     """Wrapped lines; a sum like ``25 + 31 = 56`` is never broken across lines."""
     glued = _SUM.sub(lambda m: f"{_GLUE}{m.group(1)}{_GLUE}", text)
+    glued = _SUM_HEAD.sub(_GLUE, glued)  # and the name before it: "A 105 + 100 …"
     lines = textwrap.wrap(glued, width=width, initial_indent=first, subsequent_indent=rest,
                           break_on_hyphens=False, break_long_words=False)
     return [line.replace(_GLUE, " ") for line in lines] or [first.rstrip()]
