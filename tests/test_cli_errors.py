@@ -118,6 +118,13 @@ def test_bad_values_are_one_line_and_exit_code_2(capsys: pytest.CaptureFixture[s
     assert line.startswith(f"hollywood-gin {command}: error: ")
 
 
+@pytest.mark.parametrize("argv", [["bogus"], ["--bogus"], ["melds", "As", "--bogus"]])
+def test_a_bad_command_is_one_line_too(capsys: pytest.CaptureFixture[str],
+                                       argv: list[str]) -> None:
+    assert run_main(argv) == 2
+    assert one_error_line(capsys.readouterr().err).startswith("hollywood-gin: error: ")
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["melds", "--knock-limit", "99", "As"], "it must be a whole number from 0 to 10, not '99'"),
     (["melds", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "give 1 to 11 cards"),
