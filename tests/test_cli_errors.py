@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import subprocess
 import sys
 import tomllib
@@ -150,6 +151,18 @@ def test_an_unusable_database_is_one_line(capsys: pytest.CaptureFixture[str],
     assert main([command, "--db", f"sqlite:///{NOWHERE}/x.db"]) == 2
     line = one_error_line(capsys.readouterr().err)
     assert f"cannot open the database sqlite:///{NOWHERE}/x.db" in line
+
+
+def test_serve_on_an_address_in_use_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", "sqlite://"]) == 2
+    line = one_error_line(capsys.readouterr().err)
+    assert f"cannot listen on 127.0.0.1:{port}: " in line and "in use" in line
+    assert main(["serve", "--host", "no-such-host.invalid", "--db", "sqlite://"]) == 2
+    assert "cannot listen on no-such-host.invalid" in one_error_line(capsys.readouterr().err)
 
 
 def test_an_os_error_of_any_command_is_one_line_naming_the_path(

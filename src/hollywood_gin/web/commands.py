@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import os
+import socket
 from urllib.parse import urlsplit
 
 from ..cli import number, whole
@@ -55,6 +56,24 @@ def _origin(text: str) -> str:
     return text
 
 
+def _check_address(host: str, port: int) -> None:
+    """Refuse, in one line and before anything starts, an address the server could not
+    listen on (uvicorn would log its failure over several lines after starting up)."""
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM)[0]
+    except (socket.gaierror, UnicodeError) as exc:
+        raise HollywoodGinError(_("cannot listen on {host}: {reason}").format(
+            host=host, reason=getattr(exc, "strerror", None) or exc)) from None
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            raise HollywoodGinError(_("cannot listen on {host}:{port}: {reason}").format(
+                host=host, port=port, reason=exc.strerror or exc)) from None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     # A missing extra raises ModuleNotFoundError: the CLI names the extra to install.
     import uvicorn
@@ -64,6 +83,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     if not args.host.strip():
         raise HollywoodGinError(_("--host must not be empty"))
+    _check_address(args.host, args.port)
     store = Store(args.db or os.environ.get(DB_ENV) or None)
     origins = serve_origins(args.host, args.port, args.origin)
     app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
