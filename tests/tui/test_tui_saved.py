@@ -153,7 +153,7 @@ def test_saved_screen_at_80x24_scrolls_and_chooses_by_keyboard(tmp_path: Path) -
             await pilot.pause()
             text = screen_text(app)
             for words in ("Unfinished sheets", "Player29 vs Bob", "1 hand · 0–30",
-                          "Open (Enter)", "New sheet (n)", "Abandon… (a)", "Close (Esc)"):
+                          "Open (Enter)", "New sheet (n)", "Abandon… (Del)", "Close (Esc)"):
                 assert words in text, words
             # the 30th row is below the fold, then scrolled into view
             assert "Player00 vs Bob" not in text
@@ -209,7 +209,7 @@ def test_abandon_asks_and_only_yes_abandons(tmp_path: Path) -> None:
         async with app.run_test(size=SMALL) as pilot:
             await pilot.pause()
             # the newest row is the match: its question says it counts as a loss
-            await pilot.press("a")
+            await pilot.press("delete")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)
             assert "Abandon this match? It will count as a loss." in screen_text(app)
@@ -222,7 +222,7 @@ def test_abandon_asks_and_only_yes_abandons(tmp_path: Path) -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert store.load(match).status == "playing"
-            await pilot.press("down", "a")
+            await pilot.press("down", "delete")
             await pilot.pause()
             assert "Abandon this sheet?" in screen_text(app)
             await pilot.click("#yes")

@@ -8,11 +8,13 @@ and ``hollywood-gin --help`` works without them.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from ..cli import add_rules_arguments, check_writable, number, rules_of, whole
+from ..cli import add_rules_arguments, check_writable, number, rules_given, rules_of, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
+from ..rules import Rules
 
 __all__ = ["register"]
 
@@ -88,16 +90,51 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _names(given: list[str] | None) -> tuple[str, str] | None:
+    """``--names alice bob`` or ``--names alice,bob``: two different names (with a comma,
+    the words between commas make one name: ``--names Mary Ann,Bob``)."""
+    if not given:
+        return None
+    joined = " ".join(given)
+    pieces = joined.split(",") if "," in joined else given
+    parts = [" ".join(piece.split()) for piece in pieces]
+    parts = [part for part in parts if part]
+    if len(parts) != 2:
+        raise HollywoodGinError(_("--names takes two names, like --names alice bob or "
+                                  "--names alice,bob, not {given}").format(given=joined))
+    if parts[0].casefold() == parts[1].casefold():
+        raise HollywoodGinError(_("--names: the two players need different names, not {name} "
+                                  "twice").format(name=parts[0]))
+    too_long = [part for part in parts if len(part) > NAME_LIMIT]
+    if too_long:
+        raise HollywoodGinError(_("--names: a name has at most {limit} characters, not "
+                                  "'{name}'").format(limit=NAME_LIMIT, name=too_long[0]))
+    return (parts[0], parts[1])
+
+
+def _given_rules(args: argparse.Namespace) -> Rules | None:
+    """The rules given with ``--rules`` and ``--rule``, or None if neither was given (then
+    the keeper asks, or offers the unfinished sheets)."""
+    return rules_of(args) if rules_given(args) else None
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
-    rules = rules_of(args)
-    if args.names and args.names[0].casefold() == args.names[1].casefold():
-        raise HollywoodGinError(_("--names: the two players need different names"))
+    names = _names(args.names)
+    rules = _given_rules(args)
+    if args.list:
+        from .saved import print_saved
+
+        store = _open_store(args.db)
+        try:
+            print_saved(store, sys.stdout, "sheet")
+        finally:
+            store.close()
+        return 0
     _need_textual()
     from .keeper import KeeperApp
 
     store = _open_store(args.db)
     try:
-        names = (args.names[0], args.names[1]) if args.names else None
         KeeperApp(store=store, rules=rules, names=names, new=args.new).run()
     finally:
         store.close()
@@ -140,11 +177,16 @@ def register(subparsers: Any) -> None:
     score = subparsers.add_parser(
         "score", help="keep the Hollywood score of a game played with real cards",
         description="A Hollywood scoresheet for games played with real cards: enter each hand "
-        "as points or as the deadwood counts; it is saved and resumed.")
-    score.add_argument("--names", nargs=2, metavar=("FIRST", "SECOND"), type=_name,
-                       help="the two players' names for a new sheet")
-    add_rules_arguments(score, what="the rules of a new sheet")
+        "as points or as the deadwood counts; it is saved, and any unfinished sheet can be "
+        "taken up again.")
+    score.add_argument("--names", nargs="+", metavar="NAME",
+                       help="the two players' names (alice bob, or alice,bob): start a new "
+                       "sheet at once, without the dialog")
+    add_rules_arguments(score, what="the rules of a new sheet, started at once (any other "
+                        "rules in the new-sheet dialog)")
     score.add_argument("--new", action="store_true",
-                       help="start a new sheet instead of resuming the unfinished one")
+                       help="ask for a new sheet instead of offering the unfinished ones")
+    score.add_argument("--list", action="store_true",
+                       help="print the unfinished sheets and exit")
     score.add_argument("--db", default=None, metavar="URL", help=db_help)
     score.set_defaults(func=_cmd_score)

@@ -1,281 +1,265 @@
 """The score keeper for games played with real cards (``hollywood-gin score``).
 
-Each hand is entered either as "who won, how many points" or as the two
-deadwood counts, the kind of win and who knocked; the points follow the rule book §5
-(see :mod:`.keeping`).  The sheet (§7) is always on screen, the last entry can
-be undone, and every entry is saved at once so the sheet resumes after a restart.
+Each hand is entered as "who won, how many points" or as how it ended with
+the deadwood counts; the points follow the rule book's §5 (see :mod:`.keeping`),
+which refuses what no hand can score.  The sheet (§7) is always on screen,
+the last entry can be undone, and every entry is saved at once, so any
+unfinished sheet can be taken up again; a sheet is abandoned only when the
+player says so in words.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group
+from rich.table import Table
 from rich.text import Text
+from textual import events
+from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import (
-    Button,
-    Footer,
-    Header,
-    Input,
-    Markdown,
-    RadioButton,
-    RadioSet,
-    Static,
-)
+from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
 
 from ..errors import HollywoodGinError
+from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 from ..store import Store
-from .keeping import KINDS, EntryError, HandEntry, KeptSheet, hand_points, parse_entry
-from .look import entry_words, sheet_table
-from .widgets import AskScreen
+from .keeper_look import entry_lines, games_words, help_text, rules_line, sheet_view
+from .keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen, SheetChoice
+from .keeping import (
+    KINDS,
+    EntryError,
+    EntryQuestion,
+    HandEntry,
+    KeptSheet,
+    entry_how,
+    hand_points,
+    parse_entry,
+)
+from .saved import NEW, SavedGamesScreen, saved_rows
 
 __all__ = ["KeeperApp"]
 
-KIND_LABELS = {"points": "points won", "knock": "knock", "undercut": "undercut", "gin": "gin",
-               "big_gin": "big gin"}
-
-HELP = """\
-# Score keeper
-
-Enter each hand as it happened at the table, in the line at the top:
-
-| you type | it means |
-|---|---|
-| `bob 25` | Bob won the hand for 25 points |
-| `bob knock 3 10` | Bob knocked with 3 deadwood, the other player had 10 after lay-offs |
-| `bob undercut 8 5` | Bob knocked with 8 and was undercut by 5 |
-| `bob gin 12` | Bob went gin; the other player held 12 deadwood |
-
-A name may be shortened (`al` for Alexandra) or given as `1` or `2`.
-Or use the form: who, how, the numbers, then *Add hand*.
-
-Points follow the rules (R5.5–R5.7): a knock scores the difference, an undercut the undercut
-bonus (10) plus the difference, gin the gin bonus (25) plus the other's deadwood. A knock
-whose deadwood is not lower is an undercut for the other player.
-
-The sheet (R7.2–R7.4): a player's first win goes in game 1, the second in games 1 and 2,
-then all three; a game closes at 100, with +100 (+200 for a shutout) to its winner and
-+20 per box to each player.
-
-Keys: `Enter` add · `ctrl+z` undo the last hand · `ctrl+n` new sheet · `f1` help ·
-`ctrl+q` quit (the sheet is saved).
-"""
-
-
-class KeeperHelp(ModalScreen[None]):
-    DEFAULT_CSS = """
-    KeeperHelp { align: center middle; background: $background 60%; }
-    KeeperHelp > VerticalScroll {
-        width: 92; max-height: 90%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,enter,q", "close", "close")]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Markdown(HELP)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class NewSheetScreen(ModalScreen["tuple[tuple[str, str], Rules] | None"]):
-    """The two players' names and the rule preset (the rule book §9) of a new sheet."""
-
-    DEFAULT_CSS = """
-    NewSheetScreen { align: center middle; background: $background 60%; }
-    NewSheetScreen > Vertical {
-        width: 70; height: auto; padding: 1 2; border: thick $accent; background: $surface;
-    }
-    NewSheetScreen Input { margin-bottom: 1; }
-    NewSheetScreen #buttons { height: auto; align-horizontal: center; margin-top: 1; }
-    NewSheetScreen Button { margin: 0 2; }
-    """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
-
-    def __init__(self, names: tuple[str, str], preset: str) -> None:
-        super().__init__()
-        self._names = names
-        self._preset = preset
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text("New scoresheet", style="bold"))
-            yield Static("First player")
-            yield Input(self._names[0], id="name0")
-            yield Static("Second player")
-            yield Input(self._names[1], id="name1")
-            yield Static("Rules")
-            with RadioSet(id="preset"):
-                for name in PRESETS:
-                    yield RadioButton(name, value=name == self._preset)
-            with Horizontal(id="buttons"):
-                yield Button("Start (Enter)", variant="primary", id="start")
-                yield Button("Cancel (Esc)", id="cancel")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.input.id == "name0":
-            self.query_one("#name1", Input).focus()
-        else:
-            self._start()
-
-    def _start(self) -> None:
-        first = self.query_one("#name0", Input).value.strip() or "Player 1"
-        second = self.query_one("#name1", Input).value.strip() or "Player 2"
-        if first.lower() == second.lower():
-            second += " 2"
-        index = max(self.query_one("#preset", RadioSet).pressed_index, 0)
-        self.dismiss(((first[:24], second[:24]), PRESETS[list(PRESETS)[index]]))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "start":
-            self._start()
-        else:
-            self.dismiss(None)
+KIND_LABELS = {"points": N_("won points"), "knock": N_("knocked"),
+               "undercut": N_("undercut the knock"), "gin": N_("went gin"),
+               "big_gin": N_("went big gin")}
+NARROW = 100  # below this width the sheet and the entry share the screen more tightly
 
 
 class KeeperApp(App[None]):
     """A saved Hollywood scoresheet for a game with real cards."""
 
     TITLE = "Hollywood Gin · score keeper"
+    AUTO_FOCUS = "#quick"  # what is typed goes to the entry line, from the first moment
     CSS = """
     Screen { background: #0f2a1d; }
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
     #right { width: 52; padding: 0 1; border-left: vkey $panel-lighten-2; }
-    #quick { margin-top: 1; }
-    #preview { height: 2; margin: 0 1; }
-    #preview.-error { color: $error; text-style: bold; }
-    #form { height: auto; margin-top: 1; }
-    #form Vertical { width: 1fr; height: auto; }
+    .-narrow #right { width: 40; }
+    #entry-label { text-style: bold; }
+    #preview { height: auto; min-height: 1; }
+    #message { height: auto; margin-top: 1; }
+    .label { text-style: bold; margin-top: 1; }
+    #form { height: auto; }
     #form RadioSet { width: 100%; height: auto; }
-    .label { text-style: bold; }
-    #right > .label { margin-top: 1; }
     #numbers { height: auto; }
     #numbers Input { width: 1fr; }
-    #actions { height: auto; margin-top: 1; }
-    #actions Button { margin-right: 1; min-width: 10; }
-    #sheet { height: auto; margin-top: 1; }
-    #hands { height: 1fr; margin-top: 1; color: $text-muted; }
-    #message { height: auto; margin-top: 1; }
+    #sheet { height: auto; }
+    #hands-title { text-style: bold; margin-top: 1; }
+    #hands { height: auto; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+z", "undo", "undo last hand", priority=True),
+        Binding("ctrl+z", "undo", "undo", priority=True),
         Binding("ctrl+n", "new_sheet", "new sheet", priority=True),
+        Binding("ctrl+o", "saved", "sheets", priority=True),
         Binding("f1", "help", "help"),
         Binding("escape", "focus_quick", "entry line", show=False),
+        # Enter is taken as it is read: the hand is added once the line has taken the keys
+        # before it, and before those after it (a next hand typed ahead is neither cut into
+        # this one nor wiped with it).  Typed before the program has started, Enter arrives
+        # as ctrl+j.
+        Binding("enter,ctrl+j", "enter", "add", show=False, priority=True),
         Binding("ctrl+q", "quit", "quit", priority=True),
     ]
 
     def __init__(self, *, store: Store, rules: Rules | None = None,
                  names: tuple[str, str] | None = None, new: bool = False) -> None:
+        """``names`` or ``rules`` given (on the command line) start a new sheet at once;
+        ``new`` skips the list of unfinished sheets and asks for a new one."""
         super().__init__()
         self.store = store
+        self.start_now = names is not None or rules is not None
         self.rules = rules if rules is not None else PRESETS["hollywood"]
         self.names = names
         self.new = new
         self.kept: KeptSheet | None = None
+        self.numbers_label = ""
+        self._held: list[events.Key] | None = None  # keys waiting (see hold_keys)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
-            with Vertical(id="left"):
+            with VerticalScroll(id="left"):
                 yield Static("", id="sheet")
-                yield Static("", id="message")
+                yield Static(_("Hands entered, the last first"), id="hands-title")
                 yield Static("", id="hands")
             with VerticalScroll(id="right"):
-                yield Static(Text("Enter a hand", style="bold"))
-                yield Input(placeholder="bob 25 · bob knock 3 10 · bob gin 12", id="quick")
+                yield Static(_("Enter a hand: who won it first"), id="entry-label")
+                yield Input(placeholder="bob 25 · bob knocks 3 10", id="quick")
                 yield Static("", id="preview")
-                yield Static("or with the form (mouse or Tab):", classes="label")
-                with Horizontal(id="form"):
-                    with Vertical():
-                        yield Static("Who won / knocked", classes="label")
-                        yield RadioSet("Player 1", "Player 2", id="who")
-                    with Vertical():
-                        yield Static("How", classes="label")
-                        yield RadioSet(*(KIND_LABELS[k] for k in KINDS), id="how")
-                with Horizontal(id="numbers"):
-                    yield Input(placeholder="points | knocker dw", id="first",
-                                type="integer")
-                    yield Input(placeholder="defender dw", id="second",
-                                type="integer")
-                with Horizontal(id="actions"):
-                    yield Button("Add hand", variant="primary", id="add")
-                    yield Button("Undo", id="undo")
-                    yield Button("New sheet", id="new")
-                    yield Button("Help", id="help")
-        yield Footer()
+                yield Static("", id="message")
+                yield Static(_("Or with the form (mouse or Tab):"), classes="label")
+                with Vertical(id="form"):
+                    yield Static(_("Who won the hand"), classes="label")
+                    yield RadioSet(_("Player 1"), _("Player 2"), id="who", compact=True)
+                    yield Static(_("How"), classes="label")
+                    yield RadioSet(*(_(KIND_LABELS[k]) for k in KINDS), id="how",
+                                   compact=True)
+                    yield Static("", id="numbers-label", classes="label")
+                    with Horizontal(id="numbers"):
+                        yield Input(id="first", type="integer")
+                        yield Input(id="second", type="integer")
+                    yield Button(_("Add hand"), variant="primary", id="add")
+        yield Footer()  # its keys are buttons too: undo, new sheet, sheets, help, quit
 
     # -- starting ----------------------------------------------------------------------
 
-    def on_mount(self) -> None:
-        self.call_after_refresh(self._start)
-
-    def _start(self) -> None:
-        row = None if self.new else KeptSheet.latest_unfinished(self.store)
-        if row is None:
-            self.action_new_sheet(first=True)
+    async def on_event(self, event: events.Event) -> None:
+        """Keys read while the screen is changing wait (see :meth:`hold_keys`)."""
+        if (self._held is not None and isinstance(event, events.Key)
+                and not event.is_forwarded):
+            self._held.append(event)
             return
-        try:
-            kept = KeptSheet.open(self.store, row.id)
-        except HollywoodGinError as exc:
-            self.say(f"The saved sheet {row.id[:8]} cannot be opened: {exc}", error=True)
-            self.action_new_sheet(first=True)
-            return
-        totals = kept.sheet.totals
-        question = Text(f"You have an unfinished sheet, {kept.names[0]} against "
-                        f"{kept.names[1]}, started {kept.started()}: "
-                        f"{len(kept.sheet.entries)} hands, {totals[0]} to {totals[1]}.\n"
-                        "Go on with it?")
+        await super().on_event(event)
 
-        def answered(resume: bool | None) -> None:
-            if resume:
-                self.attach(kept)
+    def hold_keys(self, until: Callable[[], bool], seconds: float = 2.0) -> None:
+        """Keep the keys read from now until ``until()`` (or ``seconds`` have passed), then
+        pass them on in order.  Typed while the program starts (the terminal keeps them),
+        they used to reach no field, or the entry line behind the dialog; typed after the
+        Enter that starts a sheet, the closing dialog."""
+        if self._held is None:
+            self._held = []
+        deadline = time.monotonic() + seconds
+
+        async def check() -> None:
+            if self._held is None:
+                return
+            if until() or time.monotonic() > deadline:
+                held, self._held = self._held, None
+                for n, key in enumerate(held):
+                    await super(KeeperApp, self).on_event(key)
+                    if self._held is not None:  # that key began another wait: the rest too
+                        self._held[:0] = held[n + 1:]
+                        break
             else:
-                self.store.set_status(kept.id, "abandoned")
-                self.action_new_sheet(first=True)
+                self.set_timer(0.02, check)
 
-        self.push_screen(AskScreen("Resume?", question, ("Resume", "r"), ("New sheet", "n")),
-                         answered)
+        self.set_timer(0.02, check)
+
+    def on_mount(self) -> None:
+        # The first dialog goes up before the first frame, so keys typed while the program
+        # starts land in it (they used to go to the hidden entry line behind it).
+        self._fit(self.size.width)
+        self._form_changed()
+        self.hold_keys(lambda: self.focused is not None, seconds=5)
+        if self.start_now:
+            self.start_sheet((self.names or (_("Player 1"), _("Player 2")), self.rules))
+            others = len(KeptSheet.unfinished(self.store)) - 1
+            if others > 0:
+                self.say(_("A new sheet. Your other unfinished sheets wait in ctrl+o."))
+            return
+        if not self.new and KeptSheet.unfinished(self.store):
+            self.action_saved(first=True)
+            return
+        self.action_new_sheet(first=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+        self.refresh_sheet()
+
+    def _fit(self, width: int) -> None:
+        narrow = width < NARROW
+        if self.has_class("-narrow") != narrow:  # restyling every widget is slow
+            self.set_class(narrow, "-narrow")
+
+    def action_saved(self, first: bool = False) -> None:
+        """The unfinished sheets, to take one up (or abandon one, asked in words)."""
+        rows = saved_rows(self.store, "sheet")
+        title = _("Unfinished sheets: choose one to go on with")
+
+        def chosen(choice: str | None) -> None:
+            current = self.kept
+            if current is not None and self.store.load(current.id).status == "abandoned":
+                self.kept = None  # abandoned from the list: it is no longer kept here
+                self.action_new_sheet(first=True)
+                return
+            if choice == NEW or (choice is None and first):
+                self.action_new_sheet(first=first)
+            elif choice is not None and (current is None or choice != current.id):
+                self.open_sheet(choice)
+
+        self.push_screen(SavedGamesScreen(rows, title, store=self.store, new=_("New sheet")),
+                         chosen)
+
+    def open_sheet(self, match_id: str) -> None:
+        try:
+            kept = KeptSheet.open(self.store, match_id)
+        except HollywoodGinError as exc:
+            self.say(_("The saved sheet {id} cannot be opened: {error}").format(
+                id=match_id[:8], error=exc), error=True)
+            if self.kept is None:
+                self.action_new_sheet(first=True)
+            return
+        self.attach(kept)
+        self.say(_("Going on with {first} vs {second}, started {when}.").format(
+            first=kept.names[0], second=kept.names[1], when=kept.started()))
 
     def action_new_sheet(self, first: bool = False) -> None:
-        names = self.names or (self.kept.names if self.kept else ("Player 1", "Player 2"))
-        preset = self.rules.preset_name or "hollywood"
+        """Ask for the names and rules of a new sheet; the one on screen stays saved as it is.
+        Closing the dialog changes nothing (with no sheet on screen, it quits)."""
+        names = self.kept.names if self.kept else self.names
+        rules = self.kept.rules if self.kept else self.rules
 
-        def chosen(choice: tuple[tuple[str, str], Rules] | None) -> None:
+        def chosen(choice: SheetChoice | None) -> None:
             if choice is None:
                 if self.kept is None:
                     self.exit()
                 return
-            if self.kept is not None and not self.kept.sheet.finished:
-                self.store.set_status(self.kept.id, "abandoned")
-            names, rules = choice
-            self.names, self.rules = names, rules
-            self.attach(KeptSheet.new(self.store, names=names, rules=rules))
+            old = self.kept
+            self.start_sheet(choice)
+            if old is not None and not old.sheet.finished:
+                self.say(_("{first} vs {second} stays saved, unfinished: ctrl+o takes it up "
+                           "again.").format(first=old.names[0], second=old.names[1]))
 
-        self.push_screen(NewSheetScreen(names, preset), chosen)
+        self.push_screen(NewSheetScreen(names, rules), chosen)
+
+    def start_sheet(self, choice: SheetChoice) -> None:
+        names, rules = choice
+        self.names, self.rules = names, rules
+        self.attach(KeptSheet.new(self.store, names=names, rules=rules))
 
     def attach(self, kept: KeptSheet) -> None:
         self.kept = kept
-        self.sub_title = f"{kept.names[0]} vs {kept.names[1]} · {kept.rules.preset_name or ''}"
+        self.sub_title = _("{first} vs {second} · {rules}").format(
+            first=kept.names[0], second=kept.names[1], rules=kept.rules.preset_name or
+            _("custom rules"))
         who = self.query_one("#who", RadioSet)
         for button, name in zip(who.query(RadioButton), kept.names, strict=False):
             button.label = name
+        big = list(self.query_one("#how", RadioSet).query(RadioButton))[KINDS.index("big_gin")]
+        big.display = kept.rules.big_gin_bonus is not None  # R5.7: only where it is played
+        if not big.display and big.value:
+            big.value = False
         first = kept.names[0].split()[0].lower()
         self.query_one("#quick", Input).placeholder = (
-            f"{first} 25 · {first} knock 3 10 · {first} gin 12")
+            f"{first} 25 · {first} knocks 3 10 · {first} gin 12")
         self.say("")
+        self._form_changed()
         self.refresh_sheet()
         self.query_one("#quick", Input).focus()
 
@@ -283,7 +267,6 @@ class KeeperApp(App[None]):
 
     def say(self, text: str | Text, error: bool = False) -> None:
         message = self.query_one("#message", Static)
-        message.set_class(error, "-error")
         message.update(Text(text, style="bold red") if error and isinstance(text, str)
                        else text)
 
@@ -291,22 +274,26 @@ class KeeperApp(App[None]):
         kept = self.kept
         if kept is None:
             return
-        names = kept.names
-        self.query_one("#sheet", Static).update(
-            sheet_table(kept.sheet, names, title="Hollywood scoresheet"))
-        lines = [Text("Hands entered", style="bold")]
-        for n, (entry, how) in enumerate(zip(kept.sheet.entries, kept.hows, strict=False), 1):
-            games = ", ".join(str(i + 1) for i in entry.columns) or "none open"
-            closed = f" · closes game {', '.join(str(i + 1) for i in entry.closed)}" \
-                if entry.closed else ""
-            line = Text.assemble((f"{n:>3}. {names[entry.player]} +{entry.points}", "bold"))
-            line.append(f"  → game{'s' if len(entry.columns) > 1 else ''} {games}{closed}")
-            if how and how != f"{names[entry.player]} +{entry.points}":
-                line.append(f"  ({how})", style="dim")
-            lines.append(line)
-        if len(lines) == 1:
-            lines.append(Text("none yet", style="dim"))
-        self.query_one("#hands", Static).update(Group(*lines))
+        narrow = self.size.width < NARROW
+        self.query_one("#sheet", Static).update(Group(
+            Text(rules_line(kept.rules), style="dim"),
+            sheet_view(kept.sheet, kept.names, narrow=narrow)))
+        hands = Table.grid(padding=(0, 1))
+        hands.add_column(justify="right", no_wrap=True)
+        hands.add_column()
+        for n in reversed(range(len(kept.sheet.entries))):
+            entry = kept.sheet.entries[n]
+            games = games_words(entry.columns) if entry.columns else _("no game")
+            line = Text.assemble((f"{kept.names[entry.player]} +{entry.points}", "bold"),
+                                 f" → {games}")
+            if entry.closed:
+                line.append(" · " + _("closes {games}").format(games=games_words(entry.closed)),
+                            style="yellow")
+            if kept.hands[n].kind != "points" or n in kept.old_hows:
+                line.append("\n" + kept.how(n), style="dim")
+            hands.add_row(Text(f"{n + 1}.", style="bold"), line)
+        self.query_one("#hands", Static).update(
+            hands if kept.sheet.entries else Text(_("none yet"), style="dim"))
 
     # -- entering ----------------------------------------------------------------------
 
@@ -318,29 +305,114 @@ class KeeperApp(App[None]):
         if not text:
             preview.update("")
             return
+        if self.kept.sheet.finished:
+            preview.update(Text(self.kept.over_words(), style="yellow"))
+            return
         try:
             entry = parse_entry(text, self.kept.names, self.kept.rules)
+        except EntryQuestion as question:
+            preview.update(Text(_("Enter asks: {question}").format(
+                question=question.question), style="yellow"))
+            return
         except EntryError as exc:
             preview.update(Text(str(exc), style="dim"))
             return
-        preview.update(Text(f"→ {self.kept.names[entry.player]} scores {entry.points}  "
-                            f"({entry.how})", style="green"))
+        if entry.kind == "points":
+            words = _("→ {name} +{points}").format(name=self.kept.names[entry.player],
+                                                   points=entry.points)
+        else:
+            words = "→ " + entry_how(entry, self.kept.names)
+        preview.update(Text(words, style="green"))
+
+    def action_enter(self) -> None:
+        focused = self.focused
+        dialog = self.screen
+        if (isinstance(dialog, NewSheetScreen) and isinstance(focused, Input)
+                and focused.id != "name0"):
+            # This Enter starts the sheet: what is typed next is for the entry line.
+            line = self.query_one("#quick", Input)
+            self.hold_keys(lambda: dialog.refused or (self.screen is self.screen_stack[0]
+                                                      and self.focused is line))
+            raise SkipAction()  # the dialog takes the Enter itself
+        if (self.screen is not self.screen_stack[0] or not isinstance(focused, Input)
+                or self.kept is None):
+            raise SkipAction()  # a dialog, a button or a list takes its Enter itself
+        if focused.id == "quick":
+            focused.call_later(self.submit_line, focused)
+        else:
+            focused.call_later(self.add_from_form)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if self.kept is None:
+        event.stop()  # Enter is handled by action_enter
+
+    def submit_line(self, line: Input) -> None:
+        """Add the hand typed in the entry line, or say why not (the line stays to fix)."""
+        assert self.kept is not None
+        try:
+            entry = parse_entry(line.value, self.kept.names, self.kept.rules)
+        except EntryQuestion as question:
+            self.ask(question, line)
             return
-        if event.input.id == "quick":
-            try:
-                entry = parse_entry(event.value, self.kept.names, self.kept.rules)
-            except EntryError as exc:
-                self.say(str(exc), error=True)
-                self.bell()
-                return
-            if self.add(entry):
-                event.input.value = ""
+        except EntryError as exc:
+            self.refuse(str(exc))
+            return
+        if self.add(entry):
+            line.value = ""
+
+    def ask(self, question: EntryQuestion, line: Input | None) -> None:
+        """Ask which reading is meant; a yes or no records it, Esc leaves the line as typed."""
+
+        def answered(answer: str | None) -> None:
+            entry = {"yes": question.yes, "no": question.no}.get(answer or "")
+            if entry is not None and self.add(entry):
+                if line is not None:
+                    line.value = ""
+                else:
+                    self._clear_form()
+            elif line is not None:
+                line.focus()
+
+        self.push_screen(QuestionScreen(question.question, question.yes_label,
+                                        question.no_label, cancel=question.no is not None),
+                         answered)
+
+    def refuse(self, reason: str) -> None:
+        self.say(reason, error=True)
+        self.bell()
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        event.stop()
+        self._form_changed()
+
+    def _form_changed(self) -> None:
+        """Name the number fields after who won and how (the knocker's count first)."""
+        names = self.kept.names if self.kept else (_("Player 1"), _("Player 2"))
+        who = self.query_one("#who", RadioSet).pressed_index
+        kind = KINDS[max(self.query_one("#how", RadioSet).pressed_index, 0)]
+        winner, other = (names[who], names[1 - who]) if who >= 0 else (_("the winner"),
+                                                                       _("the other"))
+        first, second = self.query_one("#first", Input), self.query_one("#second", Input)
+        second.display = kind in ("knock", "undercut")
+        if kind == "points":
+            self.numbers_label = _("the points won")
+            first.placeholder = _("points")
+        elif kind in ("gin", "big_gin"):
+            self.numbers_label = _("{other}'s deadwood").format(other=other)
+            first.placeholder = _("deadwood")
+        elif kind == "knock":
+            self.numbers_label = _("{winner}'s deadwood (the knocker), then {other}'s after "
+                                   "laying off").format(winner=winner, other=other)
+            first.placeholder, second.placeholder = winner, other
         else:
-            self.add_from_form()
+            self.numbers_label = _("{other}'s deadwood (the knocker), then {winner}'s").format(
+                winner=winner, other=other)
+            first.placeholder, second.placeholder = other, winner
+        self.query_one("#numbers-label", Static).update(self.numbers_label[:1].upper()
+                                                        + self.numbers_label[1:])
+
+    def _clear_form(self) -> None:
+        self.query_one("#first", Input).value = ""
+        self.query_one("#second", Input).value = ""
 
     def add_from_form(self) -> None:
         kept = self.kept
@@ -352,49 +424,53 @@ class KeeperApp(App[None]):
         second = self.query_one("#second", Input).value.strip()
         try:
             if who < 0:
-                raise EntryError("choose who won (or knocked)")
+                raise EntryError(_("choose who won the hand"))
             if how < 0:
-                raise EntryError("choose how the hand was won")
+                raise EntryError(_("choose how the hand was won"))
             kind = KINDS[how]
+            if not first or (kind in ("knock", "undercut") and not second):
+                raise EntryError(_("fill in the numbers: {what}").format(
+                    what=self.numbers_label))
             if kind == "points":
-                if not first:
-                    raise EntryError("type the points won")
-                entry = parse_entry(f"{who + 1} {first}", kept.names, kept.rules)
+                entry = parse_entry(f"{who + 1} {int(first)}", kept.names, kept.rules)
             elif kind in ("gin", "big_gin"):
-                if not (second or first):
-                    raise EntryError("type the other player's deadwood")
-                entry = hand_points(kept.rules, knocker=who, kind=kind, knocker_deadwood=0,
-                                    defender_deadwood=int(second or first), names=kept.names)
+                entry = hand_points(kept.rules, winner=who, kind=kind,
+                                    defender_deadwood=int(first), names=kept.names)
+            elif kind == "knock":
+                line = f"{who + 1} knocks {int(first)} {int(second)}"
+                entry = parse_entry(line, kept.names, kept.rules)
             else:
-                if not first or not second:
-                    raise EntryError("type both deadwood counts: the knocker's, then the "
-                                     "defender's")
-                entry = hand_points(kept.rules, knocker=who, kind=kind,
-                                    knocker_deadwood=int(first), defender_deadwood=int(second),
-                                    names=kept.names)
-        except (EntryError, ValueError) as exc:
-            self.say(str(exc), error=True)
-            self.bell()
+                entry = hand_points(kept.rules, winner=who, kind="undercut",
+                                    knocker_deadwood=int(first),
+                                    defender_deadwood=int(second), names=kept.names)
+        except EntryQuestion as question:
+            self.ask(question, None)
+            return
+        except EntryError as exc:
+            self.refuse(str(exc))
+            return
+        except ValueError:
+            self.refuse(_("the numbers must be whole numbers"))
             return
         if self.add(entry):
-            self.query_one("#first", Input).value = ""
-            self.query_one("#second", Input).value = ""
+            self._clear_form()
 
     def add(self, entry: HandEntry) -> bool:
-        """Save and enter one hand; say how it entered the sheet (R7.2–R7.4)."""
+        """Save and enter one hand; say how it scored and entered the sheet (R7.2–R7.4)."""
         kept = self.kept
         assert kept is not None
         try:
             recorded = kept.add(entry)
         except HollywoodGinError as exc:
-            self.say(str(exc), error=True)
-            self.bell()
+            self.refuse(str(exc))
             return False
-        words = Text.assemble((f"{entry.how}. ", "bold"))
-        words.append(" ".join(entry_words(recorded, kept.sheet, kept.names)))
+        words = Text(entry_how(entry, kept.names) + ".", style="bold")
+        for line in entry_lines(recorded, kept.sheet, kept.names):
+            words.append("\n" + line)
         if kept.sheet.finished:
-            words.append("\nThe match is over. ctrl+n starts a new sheet.", style="bold yellow")
+            words.append("\n" + kept.over_words(), style="bold yellow")
         self.say(words)
+        self.query_one("#preview", Static).update("")
         self.refresh_sheet()
         return True
 
@@ -403,16 +479,18 @@ class KeeperApp(App[None]):
         if kept is None:
             return
         try:
-            removed = kept.undo()
+            entry = kept.undo()[1]
         except HollywoodGinError as exc:
-            self.say(str(exc), error=True)
-            self.bell()
+            self.refuse(str(exc))
             return
-        self.say(f"Took back {kept.names[removed.player]} +{removed.points}.")
+        self.say(_("Took back hand {number}: {how}.").format(
+            number=len(kept.sheet.entries) + 1, how=entry_how(entry, kept.names)))
         self.refresh_sheet()
 
     def action_help(self) -> None:
-        self.push_screen(KeeperHelp())
+        names = self.kept.names if self.kept else (self.names or (_("Player 1"), _("Player 2")))
+        rules = self.kept.rules if self.kept else self.rules
+        self.push_screen(KeeperHelp(help_text(names, rules)))
 
     def action_focus_quick(self) -> None:
         self.query_one("#quick", Input).focus()
@@ -422,9 +500,3 @@ class KeeperApp(App[None]):
         ident = event.button.id
         if ident == "add":
             self.add_from_form()
-        elif ident == "undo":
-            self.action_undo()
-        elif ident == "new":
-            self.action_new_sheet()
-        elif ident == "help":
-            self.action_help()

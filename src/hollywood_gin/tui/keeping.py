@@ -1,30 +1,61 @@
 """The score keeper's arithmetic and its saved sheets, with no widgets in it.
 
 People playing with real cards enter each hand either as "who won, how many
-points" or as the two deadwood counts, the kind of win and who knocked; the
-points then follow the rule book §5 from the rule options: a knock scores the
-difference (R5.5), an undercut the undercut bonus plus the difference (R5.6),
-gin the gin bonus plus the defender's deadwood (R5.7).  A sheet is stored as
-a match of kind ``keeper`` whose actions are ``"PLAYER POINTS"`` strings, and
-is rebuilt by replaying them into a :class:`~hollywood_gin.sheet.ScoreSheet`.
+points" or as the two deadwood counts and how the hand ended; the points then
+follow the rule book's §5 from the rule options: a knock scores the difference
+(R5.5), an undercut the undercut bonus plus the difference (R5.6), gin the gin
+bonus plus the defender's deadwood (R5.7).  Nothing is taken on trust: points
+no hand can score under the rules in force, and counts no hand can show, are
+refused with the reason.  A sheet is stored as a match of kind ``keeper``
+whose actions are ``"PLAYER POINTS"`` strings, and is rebuilt by replaying
+them into a :class:`~hollywood_gin.sheet.ScoreSheet`.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import HollywoodGinError
+from ..i18n import _
 from ..rules import Rules
 from ..sheet import ScoreSheet, SheetEntry, SheetError
 from ..store import Store, StoredMatch
 
-__all__ = ["EntryError", "HandEntry", "KeptSheet", "hand_points", "parse_entry"]
+__all__ = [
+    "KINDS",
+    "MAX_DEADWOOD",
+    "EntryError",
+    "EntryQuestion",
+    "HandEntry",
+    "KeptSheet",
+    "Range",
+    "entry_how",
+    "example_lines",
+    "hand_points",
+    "max_knock_limit",
+    "parse_entry",
+    "point_ranges",
+]
 
 Kind = Literal["points", "knock", "undercut", "gin", "big_gin"]
 KINDS: tuple[Kind, ...] = ("points", "knock", "undercut", "gin", "big_gin")
-MAX_DEADWOOD = 98  # the most ten unmelded cards can count: two each of K Q J 10 9 (R1.3)
+
+# The most deadwood ten cards can hold after their best arrangement (R2.4), found with
+# this proof (and checked by a search over the meld solver in the tests):
+# - it is reached: K♠ K♥ Q♦ Q♣ J♠ J♥ 10♦ 10♣ 9♠ 9♥ holds no set (two of each rank) and no
+#   run (no suit has two neighbouring ranks), so all of it is deadwood: 8 × 10 + 2 × 9 = 98;
+# - it cannot be passed: 99 or more needs all ten cards unmelded (nine count at most 90)
+#   and at least nine of them worth 10 (else at most 8 × 10 + 2 × 9 = 98); but only four
+#   ranks (10, J, Q, K) are worth 10, so nine such cards hold three of one rank, a set
+#   (R2.1) that would be melded.
+# The defender's count after lay-offs (R5.4) can only be lower; the 98 hand lays nothing
+# off on, for instance, A♠2♠3♠ A♥2♥3♥ 4♦5♦6♦ + A♣ (a knock with 1), nor against a gin.
+MAX_DEADWOOD = 98
+# The knocker has at least 1 (0 is gin, R2.5), so a knock scores at most 98 − 1 (R5.5).
+MAX_KNOCK_POINTS = MAX_DEADWOOD - 1
 
 
 class EntryError(HollywoodGinError):
@@ -33,115 +64,339 @@ class EntryError(HollywoodGinError):
 
 @dataclass(frozen=True, slots=True)
 class HandEntry:
-    """A hand as it goes on the sheet: the winner, the points, and how they came."""
+    """A hand as it goes on the sheet: the winner and the points, and the counts they came
+    from (None for an entry of points alone)."""
 
-    player: int
+    player: int  # who won the hand: the knocker, or the defender who undercut him
     points: int
-    how: str
+    kind: Kind = "points"
+    knocker_deadwood: int | None = None
+    defender_deadwood: int | None = None  # after lay-offs (R5.4), none after gin (R5.7)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What the saved sheet keeps of the hand, to say it again in any language."""
+        return {"player": self.player, "points": self.points, "kind": self.kind,
+                "knocker": self.knocker_deadwood, "defender": self.defender_deadwood}
+
+    @classmethod
+    def from_dict(cls, data: object) -> HandEntry | None:
+        """The hand saved by :meth:`to_dict`, or None if it is not one (an older sheet)."""
+        if not isinstance(data, dict) or data.get("kind") not in KINDS:
+            return None
+        try:
+            return cls(int(data["player"]), int(data["points"]), data["kind"],
+                       None if data.get("knocker") is None else int(data["knocker"]),
+                       None if data.get("defender") is None else int(data["defender"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+class EntryQuestion(EntryError):
+    """A line that can be read two ways (or that says one thing and means another): the
+    keeper asks ``question``; ``yes`` is recorded on a yes, ``no`` (if any) on a no."""
+
+    def __init__(self, question: str, yes: HandEntry, no: HandEntry | None = None,
+                 *, yes_label: str, no_label: str) -> None:
+        super().__init__(question)
+        self.question, self.yes, self.no = question, yes, no
+        self.yes_label, self.no_label = yes_label, no_label
+
+
+@dataclass(frozen=True, slots=True)
+class Range:
+    """The points one kind of win can score under some rules, both ends included."""
+
+    kind: Kind
+    low: int
+    high: int
+
+
+def max_knock_limit(rules: Rules) -> int:
+    """The most deadwood a knock may hold in some hand: the knock limit, or under Oklahoma
+    the upcard's value, at most 10 (R5.1)."""
+    return 10 if rules.oklahoma else rules.knock_limit
+
+
+def point_ranges(rules: Rules) -> tuple[Range, ...]:
+    """What each kind of win can score under ``rules`` (R5.5–R5.7), from 0 to
+    :data:`MAX_DEADWOOD` deadwood; no hand scores anything outside them."""
+    limit = max_knock_limit(rules)
+    ranges = []
+    if limit >= 1:
+        # R5.5: d − k with 1 ≤ k ≤ limit and k < d ≤ 98; R5.6: bonus + (k − d), 0 ≤ d ≤ k.
+        ranges.append(Range("knock", 1, MAX_KNOCK_POINTS))
+        ranges.append(Range("undercut", rules.undercut_bonus, rules.undercut_bonus + limit))
+    ranges.append(Range("gin", rules.gin_bonus, rules.gin_bonus + MAX_DEADWOOD))  # R5.7
+    if rules.big_gin_bonus is not None:
+        ranges.append(Range("big_gin", rules.big_gin_bonus,
+                            rules.big_gin_bonus + MAX_DEADWOOD))
+    return tuple(ranges)
+
+
+def _ranges_words(rules: Rules) -> str:
+    names = {"knock": _("a knock"), "undercut": _("an undercut"), "gin": _("gin"),
+             "big_gin": _("big gin")}
+    return "; ".join(_("{kind} scores {low} to {high}").format(
+        kind=names[r.kind], low=r.low, high=r.high) for r in point_ranges(rules))
+
+
+def _check_points(points: int, name: str, rules: Rules) -> None:
+    if points < 1:
+        raise EntryError(_("{name} {points}: a won hand scores at least 1 point (R5.8)")
+                         .format(name=name, points=points))
+    if not any(r.low <= points <= r.high for r in point_ranges(rules)):
+        raise EntryError(_("{name} {points}: no hand scores {points} under these rules "
+                           "({ranges})").format(name=name, points=points,
+                                                ranges=_ranges_words(rules)))
+
+
+def _check_count(value: int, whose: str) -> None:
+    if not 0 <= value <= MAX_DEADWOOD:
+        raise EntryError(_("{whose} deadwood must be 0 to {most}, not {value}: no ten cards "
+                           "hold more than {most} after the best melds (R2.4)").format(
+            whose=whose, most=MAX_DEADWOOD, value=value))
+
+
+def _check_knock(k: int, knocker: str, rules: Rules) -> None:
+    limit = max_knock_limit(rules)
+    if limit == 0:
+        raise EntryError(_("{name} cannot knock: the knock limit is 0 under these rules, "
+                           "so only gin ends a hand (R5.1)").format(name=knocker))
+    if k > limit:
+        if rules.oklahoma:
+            raise EntryError(_("{name} cannot knock with {count}: under Oklahoma the knock "
+                               "limit is the upcard's value, at most 10 (R5.1)").format(
+                name=knocker, count=k))
+        raise EntryError(_("{name} cannot knock with {count}: the knock limit is {limit} "
+                           "(R5.1)").format(name=knocker, count=k, limit=limit))
 
 
 def hand_points(
     rules: Rules,
     *,
-    knocker: int,
+    winner: int,
     kind: Kind,
-    knocker_deadwood: int,
+    knocker_deadwood: int = 0,
     defender_deadwood: int,
     names: tuple[str, str] = ("Player 1", "Player 2"),
 ) -> HandEntry:
-    """Who wins a knocked hand and by how much (R5.5–R5.7), from the counts alone.
+    """The entry of a hand won by ``winner`` (R5.5–R5.7), from the two counts.
 
-    ``kind`` "knock" also covers an undercut, found from the counts; "undercut"
-    and "gin" are checked against them.  Raises :class:`EntryError` saying why.
+    ``winner`` knocked for "knock", went gin for "gin" and "big_gin", and for
+    "undercut" was the defender who undercut the other's knock.  Counts that no
+    such hand can show are refused with :class:`EntryError` saying why.
     """
-    if knocker not in (0, 1):
-        raise EntryError(f"the knocker must be {names[0]} or {names[1]}")
+    if winner not in (0, 1):
+        raise EntryError(_("the winner must be {first} or {second}").format(
+            first=names[0], second=names[1]))
+    who, other = names[winner], names[1 - winner]
     k, d = knocker_deadwood, defender_deadwood
-    for label, value in (("knocker's", k), ("defender's", d)):
-        if not 0 <= value <= MAX_DEADWOOD:
-            raise EntryError(f"the {label} deadwood must be 0 to {MAX_DEADWOOD}, not {value}")
-    who, other = names[knocker], names[1 - knocker]
     if kind in ("gin", "big_gin"):
-        if k != 0:
-            raise EntryError(f"gin means no deadwood, but {who} has {k} (R2.5)")
+        _check_count(d, _("{name}'s").format(name=other))
         if kind == "big_gin":
             if rules.big_gin_bonus is None:
-                raise EntryError("big gin is not played under these rules (R5.7)")
+                raise EntryError(_("big gin is not played under these rules (R5.7)"))
             bonus = rules.big_gin_bonus
-            return HandEntry(knocker, bonus + d,
-                             f"{who} big gin: {bonus} + {d} = {bonus + d} (R5.7)")
-        return HandEntry(knocker, rules.gin_bonus + d,
-                         f"{who} gin: {rules.gin_bonus} + {d} = {rules.gin_bonus + d} (R5.7)")
-    if kind not in ("knock", "undercut"):
-        raise EntryError(f"unknown kind of win {kind!r}: knock, undercut, gin or points")
-    if k > rules.knock_limit and not rules.oklahoma:
-        raise EntryError(f"{who} cannot knock with {k}: the knock limit is "
-                         f"{rules.knock_limit} (R5.1)")
-    if k == 0:
-        if kind == "undercut":
-            raise EntryError(f"{who} has no deadwood: that is gin, which cannot be undercut "
-                             "(R5.7)")
-        return hand_points(rules, knocker=knocker, kind="gin", knocker_deadwood=0,
-                           defender_deadwood=d, names=names)
-    if k < d:
-        if kind == "undercut":
-            raise EntryError(f"no undercut: {who}'s {k} is less than {other}'s {d} (R5.5)")
-        return HandEntry(knocker, d - k, f"{who} knock: {d} − {k} = {d - k} (R5.5)")
-    bonus = rules.undercut_bonus
-    return HandEntry(1 - knocker, bonus + k - d,
-                     f"{other} undercuts: {bonus} + ({k} − {d}) = {bonus + k - d} (R5.6)")
+        else:
+            bonus = rules.gin_bonus
+        return HandEntry(winner, bonus + d, kind, 0, d)
+    if kind == "knock":
+        _check_knock(k, who, rules)
+        if k == 0:
+            raise EntryError(_("{name} knocked with 0: that is gin (R2.5); enter it as "
+                               "gin").format(name=who))
+        _check_count(k, _("{name}'s").format(name=who))
+        _check_count(d, _("{name}'s").format(name=other))
+        if k >= d:
+            raise EntryError(_("{name} knocked with {knocker} against {other}'s {defender}: "
+                               "that is not a win but an undercut by {other} (R5.6)").format(
+                name=who, knocker=k, other=other, defender=d))
+        return HandEntry(winner, d - k, "knock", k, d)
+    if kind == "undercut":
+        _check_knock(k, other, rules)
+        if k == 0:
+            raise EntryError(_("{name} had no deadwood: that is gin, which cannot be "
+                               "undercut (R5.7)").format(name=other))
+        _check_count(d, _("{name}'s").format(name=who))
+        if d > k:
+            raise EntryError(_("no undercut: {knocker}'s {count} is less than {name}'s "
+                               "{defender}, so {knocker} won the knock (R5.5)").format(
+                knocker=other, count=k, name=who, defender=d))
+        return HandEntry(winner, rules.undercut_bonus + k - d, "undercut", k, d)
+    raise EntryError(_("unknown kind of win {kind!r}: knock, undercut, gin or points")
+                     .format(kind=kind))
+
+
+def entry_how(entry: HandEntry, names: tuple[str, str]) -> str:
+    """How a hand's points came, in words naming both players ("Bob knocked with 3 against
+    Alice's 10: 10 − 3 = 7 (R5.5)")."""
+    who, other = names[entry.player], names[1 - entry.player]
+    k, d, points = entry.knocker_deadwood, entry.defender_deadwood, entry.points
+    if entry.kind == "points" or d is None:
+        return _("{name} won {points}").format(name=who, points=points)
+    if entry.kind in ("gin", "big_gin"):
+        text = (_("{name} went gin against {other}'s {count}: {bonus} + {count} = {points} "
+                  "(R5.7)") if entry.kind == "gin" else
+                _("{name} went big gin against {other}'s {count}: {bonus} + {count} = "
+                  "{points} (R5.7)"))
+        return text.format(name=who, other=other, count=d, bonus=points - d, points=points)
+    assert k is not None
+    if entry.kind == "knock":
+        return _("{name} knocked with {knocker} against {other}'s {defender}: {defender} − "
+                 "{knocker} = {points} (R5.5)").format(name=who, knocker=k, other=other,
+                                                       defender=d, points=points)
+    return _("{name} undercut {other}'s knock of {knocker} with {defender}: {bonus} + "
+             "({knocker} − {defender}) = {points} (R5.6)").format(
+        name=who, other=other, knocker=k, defender=d, bonus=points - (k - d), points=points)
 
 
 def _player(token: str, names: tuple[str, str]) -> int:
     t = token.strip().lower()
-    if t in ("1", "2"):
+    if t in ("1", "2") and t not in (names[0].lower(), names[1].lower()):
         return int(t) - 1
     exact = [i for i, name in enumerate(names) if name.lower() == t]
-    hits = exact or [i for i, name in enumerate(names) if t and name.lower().startswith(t)]
+    hits = exact or [i for i, name in enumerate(names)
+                     if t and any(word.startswith(t) for word in [name.lower(),
+                                                                  *name.lower().split()])]
     if len(hits) == 1:
         return hits[0]
-    raise EntryError(f"who is {token!r}? Give a name ({names[0]} or {names[1]}), or 1 or 2")
+    raise EntryError(_("who is {token!r}? Start the line with a name ({first} or {second}), "
+                       "or 1 or 2").format(token=token, first=names[0], second=names[1]))
 
 
 def _number(token: str, what: str) -> int:
     try:
-        return int(token)
+        return int(token.lstrip("+"))
     except ValueError:
-        raise EntryError(f"{what} must be a whole number, not {token!r}") from None
+        raise EntryError(_("{what} must be a whole number, not {token!r}").format(
+            what=what, token=token)) from None
+
+
+_KNOCK_WORDS = {"knock", "knocks", "knocked"}
+_UNDERCUT_WORDS = {"undercuts", "undercutting"}  # bare "undercut" reads two ways: asked
+_GIN_WORDS = {"gin", "gins", "ginned"}
+_BIG_GIN_WORDS = {"big_gin", "big-gin", "biggin"}
+_FILLER = {"with", "against", "vs", "went", "goes", "go", "and", "had", "by", "wins", "won",
+           "scores", "scored", "gets", "got"}
+
+
+def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]:
+    """The quick-entry lines the help shows, with what each means, for these players and
+    rules (a knock example within the knock limit, big gin only where it is played)."""
+    a, b = names[0].split()[0].lower(), names[1].split()[0].lower()
+    A, B = names
+    lines = [(f"{a} 25", _("{a} won the hand for 25 points").format(a=A))]
+    limit = max_knock_limit(rules)
+    if limit >= 1:
+        k = min(3, limit)
+        lines.append((f"{a} knocks {k} 10", _(
+            "{a} knocked with {k} deadwood, {b} had 10 after laying off: {a} wins {points}")
+            .format(a=A, b=B, k=k, points=10 - k)))
+        high = min(8, limit)
+        low = max(0, high - 3)
+        lines.append((f"{b} undercuts {high} {low}", _(
+            "{a} knocked with {high}, {b} had {low} and undercut: {b} wins {points}").format(
+            a=A, b=B, high=high, low=low, points=rules.undercut_bonus + high - low)))
+    lines.append((f"{a} gin 12", _("{a} went gin, {b} held 12 deadwood: {a} wins {points}")
+                  .format(a=A, b=B, points=rules.gin_bonus + 12)))
+    if rules.big_gin_bonus is not None:
+        lines.append((f"{a} big gin 12", _(
+            "{a} went big gin, {b} held 12 deadwood: {a} wins {points}").format(
+            a=A, b=B, points=rules.big_gin_bonus + 12)))
+    return lines
 
 
 def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
-    """Read one quick-entry line.
+    """Read one quick-entry line; the name that starts it is the player who won the hand.
 
-    ``bob 25`` (Bob won 25 points), ``bob knock 3 10`` (Bob knocked with 3
-    against 10), ``bob undercut 8 5``, ``bob gin 12`` (Bob went gin, the other
-    held 12), ``bob big-gin 12``.  The player is a name, its start, or 1 / 2.
+    ``bob 25`` (Bob won 25 points), ``bob knocks 3 10`` (Bob knocked with 3, the
+    other held 10), ``bob undercuts 8 5`` (the other knocked with 8, Bob undercut
+    him with 5; the counts in either order), ``bob gin 12`` (the other held 12),
+    ``bob big gin 12``.  The player is a name, its start, or 1 / 2.  Raises
+    :class:`EntryError` saying what is wrong, or :class:`EntryQuestion` when the
+    line reads two ways ("bob undercut 8 5") or says a knock won that lost.
     """
-    words = text.split()
+    words = [w for w in text.lower().replace(",", " ").split() if w not in _FILLER]
+    if len(words) >= 2 and words[1] == "big" and len(words) >= 3 and words[2] in _GIN_WORDS:
+        words[1:3] = ["big_gin"]
     if not words:
-        raise EntryError("type a hand, like 'bob 25', 'bob knock 3 10' or 'bob gin 12'")
-    if len(words) == 2:
-        player = _player(words[0], names)
-        points = _number(words[1], "the points")
-        if points < 1:
-            raise EntryError("a won hand scores at least 1 point (R5.8)")
-        return HandEntry(player, points, f"{names[player]} +{points}")
-    if len(words) < 3:
-        raise EntryError(f"cannot read {text!r}: try 'bob 25', 'bob knock 3 10' or 'bob gin 12'")
+        raise EntryError(_("type a hand, like 'bob 25', 'bob knocks 3 10' or 'bob gin 12'"))
+    if len(words) == 1:
+        raise EntryError(_("{text!r}: after the name, type the points (like 'bob 25') or how "
+                           "the hand ended (knocks, undercuts, gin)").format(text=text.strip()))
     player = _player(words[0], names)
-    kind = words[1].lower().replace("-", "_")
-    if kind in ("gin", "big_gin") and len(words) == 3:
-        return hand_points(rules, knocker=player, kind=kind,  # type: ignore[arg-type]
-                           knocker_deadwood=0,
-                           defender_deadwood=_number(words[2], "the defender's deadwood"),
+    who, other = names[player], names[1 - player]
+    verb = words[1]
+    numbers = words[2:]
+    if len(words) == 2 and re.fullmatch(r"[+-]?\d+", verb):
+        points = int(verb)
+        _check_points(points, who, rules)
+        return HandEntry(player, points)
+    if verb in _GIN_WORDS or verb in _BIG_GIN_WORDS:
+        kind: Kind = "gin" if verb in _GIN_WORDS else "big_gin"
+        if len(numbers) != 1:
+            raise EntryError(_("after '{verb}' type {other}'s deadwood: '{line}'").format(
+                verb=verb, other=other, line=f"{words[0]} {verb.replace('_', ' ')} 12"))
+        count = _number(numbers[0], _("{name}'s deadwood").format(name=other))
+        return hand_points(rules, winner=player, kind=kind, defender_deadwood=count,
                            names=names)
-    if kind in ("knock", "undercut") and len(words) == 4:
-        return hand_points(rules, knocker=player, kind=kind,  # type: ignore[arg-type]
-                           knocker_deadwood=_number(words[2], "the knocker's deadwood"),
-                           defender_deadwood=_number(words[3], "the defender's deadwood"),
-                           names=names)
-    raise EntryError(f"cannot read {text!r}: try 'bob 25', 'bob knock 3 10', 'bob undercut 8 5' "
-                     "or 'bob gin 12'")
+    if verb in _KNOCK_WORDS or verb in _UNDERCUT_WORDS or verb == "undercut":
+        if len(numbers) != 2:
+            raise EntryError(_("after '{verb}' type both deadwood counts, the knocker's "
+                               "first: '{line}'").format(
+                verb=verb, line=f"{words[0]} {verb} 8 5" if verb != "knocks" else
+                f"{words[0]} knocks 3 10"))
+        first = _number(numbers[0], _("the knocker's deadwood"))
+        second = _number(numbers[1], _("the other deadwood"))
+        if verb in _KNOCK_WORDS:
+            try:
+                return hand_points(rules, winner=player, kind="knock", knocker_deadwood=first,
+                                   defender_deadwood=second, names=names)
+            except EntryError:
+                if not (first >= 1 and 0 <= second <= first):
+                    raise
+                undercut = _undercut(rules, 1 - player, first, second, names)
+                question = _("{name} knocked with {knocker} and {other} had {defender}: "
+                             "{name}'s count is not below, so {other} undercut {name} and "
+                             "wins {points} (R5.6). Record {other} +{points}?").format(
+                    name=who, other=other, knocker=first, defender=second,
+                    points=undercut.points)
+                if first != second:
+                    question += " " + _("(If {name} knocked with {defender} against "
+                                        "{knocker}, say no and type '{line}'.)").format(
+                        name=who, knocker=first, defender=second,
+                        line=f"{words[0]} knocks {second} {first}")
+                raise EntryQuestion(question, undercut, yes_label=_("Yes, {name} +{points}")
+                                    .format(name=other, points=undercut.points),
+                                    no_label=_("No, let me fix it")) from None
+        # An undercut: the knocker's count is the larger (R5.6), so either order reads.
+        high, low = max(first, second), min(first, second)
+        entry = _undercut(rules, player, high, low, names)
+        if verb in _UNDERCUT_WORDS:
+            return entry
+        # "alice undercut 8 5": did Alice undercut, or was she undercut?  Ask.
+        reverse = _undercut(rules, 1 - player, high, low, names)
+        raise EntryQuestion(
+            _("{line}: did {name} undercut {other}'s knock? Yes: {other} knocked with "
+              "{knocker}, {name} had {defender}, {name} wins {points}. No: {name} knocked "
+              "and {other} undercut, {other} wins {points}. (Type 'undercuts' to skip this "
+              "question.)").format(line=text.strip(), name=who, other=other, knocker=high,
+                                   defender=low, points=entry.points),
+            entry, reverse,
+            yes_label=_("Yes, {name} +{points}").format(name=who, points=entry.points),
+            no_label=_("No, {name} +{points}").format(name=other, points=reverse.points))
+    if verb.lstrip("+-").isdigit():
+        raise EntryError(_("cannot read {text!r}: the points come alone after the name, like "
+                           "'{name} 25'").format(text=text.strip(), name=words[0]))
+    raise EntryError(_("cannot read {text!r}: say how the hand ended, like '{a} 25', "
+                       "'{a} knocks 3 10', '{a} undercuts 8 5' or '{a} gin 12'").format(
+        text=text.strip(), a=words[0]))
+
+
+def _undercut(rules: Rules, winner: int, knocker: int, defender: int,
+              names: tuple[str, str]) -> HandEntry:
+    return hand_points(rules, winner=winner, kind="undercut", knocker_deadwood=knocker,
+                       defender_deadwood=defender, names=names)
 
 
 class KeptSheet:
@@ -149,29 +404,41 @@ class KeptSheet:
 
     def __init__(self, store: Store, stored: StoredMatch) -> None:
         if stored.kind != "keeper":
-            raise HollywoodGinError(f"saved match {stored.id[:8]} is not a score-keeper sheet")
+            raise HollywoodGinError(_("saved match {id} is not a score-keeper sheet").format(
+                id=stored.id[:8]))
         self.store = store
         self.id = stored.id
         self.names = stored.players
         self.rules = stored.rules
         self.created_at = stored.created_at
+        self.updated_at = stored.updated_at
         self.sheet = ScoreSheet(stored.rules)
-        self.hows: list[str] = []
+        self.hands: list[HandEntry] = []
+        self.old_hows: dict[int, str] = {}  # sheets saved before the counts were kept
+        saved = stored.meta.get("hands", {})
+        saved = saved if isinstance(saved, dict) else {}
+        hows = stored.meta.get("hows", {})
         for act in stored.actions:
             try:
                 player_text, points_text = act.action.split()
-                self.sheet.record(int(player_text), int(points_text))
+                player, points = int(player_text), int(points_text)
+                self.sheet.record(player, points)
             except (ValueError, SheetError) as exc:
                 raise HollywoodGinError(
-                    f"saved sheet {stored.id[:8]} is damaged at entry {act.seq}: {exc}"
-                ) from None
-            self.hows.append(str(stored.meta.get("hows", {}).get(str(act.seq), "")))
+                    _("saved sheet {id} is damaged at entry {seq}: {error}").format(
+                        id=stored.id[:8], seq=act.seq, error=exc)) from None
+            entry = HandEntry.from_dict(saved.get(str(act.seq)))
+            if entry is None or (entry.player, entry.points) != (player, points):
+                entry = HandEntry(player, points)
+                if isinstance(hows, dict) and hows.get(str(act.seq)):
+                    self.old_hows[act.seq] = str(hows[str(act.seq)])
+            self.hands.append(entry)
 
     @classmethod
     def new(cls, store: Store, *, names: tuple[str, str], rules: Rules) -> KeptSheet:
         match_id = store.create_match(rules=rules, seed=0, first_dealer=0, players=names,
                                       kind="keeper", meta={"preset": rules.preset_name,
-                                                           "hows": {}})
+                                                           "hands": {}})
         return cls(store, store.load(match_id))
 
     @classmethod
@@ -179,34 +446,57 @@ class KeptSheet:
         return cls(store, store.load(match_id))
 
     @staticmethod
-    def latest_unfinished(store: Store) -> StoredMatch | None:
-        rows = store.matches(kind="keeper", status="playing")
-        return rows[0] if rows else None
+    def unfinished(store: Store) -> list[StoredMatch]:
+        """Every unfinished sheet, the last played first."""
+        return store.matches(kind="keeper", status="playing")
+
+    def how(self, index: int) -> str:
+        """How hand ``index`` (from 0) scored, in words."""
+        return self.old_hows.get(index) or entry_how(self.hands[index], self.names)
 
     def add(self, entry: HandEntry) -> SheetEntry:
         """Save the hand, then enter it (a refused hand is neither saved nor entered)."""
+        if self.sheet.finished:
+            raise EntryError(self.over_words())
         trial = self.sheet.copy()
-        recorded = trial.record(entry.player, entry.points)  # raises SheetError, no change
+        try:
+            recorded = trial.record(entry.player, entry.points)
+        except SheetError as exc:  # no change was made
+            raise EntryError(str(exc)) from None
         seq = len(self.sheet.entries)
         finished = (trial.winner, trial.totals) if trial.finished else None
         self.store.append_action(self.id, seq, hand_number=seq + 1, player=entry.player,
                                  action=f"{entry.player} {entry.points}", finished=finished)
-        hows = {str(i): how for i, how in enumerate([*self.hows, entry.how])}
-        self.store.set_meta(self.id, hows=hows)
+        self.hands.append(entry)
+        self._save_hands()
         self.sheet = trial
-        self.hows.append(entry.how)
+        self.updated_at = time.time()
         return recorded
 
-    def undo(self) -> SheetEntry:
+    def over_words(self) -> str:
+        """The sheet is finished: who won (R7.5), and what to do next."""
+        winner = self.sheet.winner
+        if winner is None:
+            return _("The match is over, drawn; ctrl+n starts a new sheet.")
+        return _("The match is over: {name} won it; ctrl+n starts a new sheet.").format(
+            name=self.names[winner])
+
+    def _save_hands(self) -> None:
+        self.store.set_meta(self.id, hands={str(i): e.to_dict()
+                                            for i, e in enumerate(self.hands)})
+
+    def undo(self) -> tuple[SheetEntry, HandEntry]:
         """Take back the last hand entered, in the store too."""
         if not self.sheet.entries:
-            raise EntryError("nothing to undo: no hand has been entered")
+            raise EntryError(_("nothing to undo: no hand has been entered"))
         keep = len(self.sheet.entries) - 1
         self.store.truncate(self.id, keep)
         removed = self.sheet.undo()
-        self.hows = self.hows[:keep]
-        self.store.set_meta(self.id, hows={str(i): h for i, h in enumerate(self.hows)})
-        return removed
+        entry = self.hands.pop()
+        self.old_hows.pop(keep, None)
+        self._save_hands()
+        self.updated_at = time.time()
+        return removed, entry
 
     def started(self) -> str:
         return time.strftime("%Y-%m-%d %H:%M", time.localtime(self.created_at))

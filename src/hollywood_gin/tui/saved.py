@@ -230,7 +230,8 @@ class SavedGamesScreen(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "close", show=False),
-        Binding("a,delete", "abandon", "abandon", show=False),
+        # Not a letter: names typed ahead must never start abandoning a row.
+        Binding("delete", "abandon", "abandon", show=False),
     ]
 
     def __init__(self, rows: Sequence[SavedRow], title: str | None = None, *,
@@ -255,7 +256,7 @@ class SavedGamesScreen(ModalScreen[str | None]):
                 if self._new is not None:
                     yield Button(_("{label} (n)").format(label=self._new), id="new")
                 if self._store is not None:
-                    yield Button(_("Abandon… (a)"), variant="error", id="abandon")
+                    yield Button(_("Abandon… (Del)"), variant="error", id="abandon")
                 yield Button(_("Close (Esc)"), id="close")
 
     def on_mount(self) -> None:

@@ -1,0 +1,248 @@
+"""How the score keeper shows its sheet, its rules and what each hand did (Rich text only).
+
+The keeper writes every name in full (a long one wraps, never cut), says which
+games a hand entered and what it closed under the rules in force (R7.2–R7.5),
+and describes the rules of the sheet, preset or custom (§9).
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..i18n import N_, _, ngettext
+from ..rules import OPTIONS, Rules
+from ..sheet import ScoreSheet, SheetEntry
+from .keeping import example_lines, max_knock_limit
+
+__all__ = ["OPTION_LABELS", "entry_lines", "games_words", "help_text", "option_value_words",
+           "rules_line", "sheet_view"]
+
+NAME_STYLES = ("bold #7fd1ff", "bold #ffb86c")
+
+#: What each rule option (:data:`hollywood_gin.rules.OPTIONS`) is called on screen.
+OPTION_LABELS: dict[str, str] = {
+    "knock_limit": N_("Knock limit"),
+    "oklahoma": N_("Oklahoma: the upcard's value is the limit"),
+    "gin_bonus": N_("Gin bonus"),
+    "big_gin_bonus": N_("Big gin bonus (empty: big gin not played)"),
+    "undercut_bonus": N_("Undercut bonus"),
+    "discard_taken_card": N_("May discard the card taken from the pile"),
+    "dead_hand_stock": N_("Dead hand when the stock is down to"),
+    "next_dealer": N_("Who deals the next hand"),
+    "columns": N_("Games played at once (columns)"),
+    "game_target": N_("Points that win a game"),
+    "game_bonus": N_("Game bonus"),
+    "shutout_game_bonus": N_("Game bonus for a shutout"),
+    "box_bonus": N_("Box bonus (per won hand)"),
+    "entry_rule": N_("Which games a won hand enters"),
+}
+_CHOICE_WORDS = {
+    "winner": N_("the winner"),
+    "alternate": N_("in turn"),
+    "loser": N_("the loser"),
+    "traditional": N_("traditional"),
+    "by_count": N_("by count"),
+}
+assert set(OPTION_LABELS) == {option.name for option in OPTIONS}
+
+
+def option_value_words(name: str, value: object) -> str:
+    """An option's value as the form and the help show it."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None:
+        return _("not played")
+    if isinstance(value, str):
+        return _(_CHOICE_WORDS.get(value, value))
+    return str(value)
+
+
+def games_words(columns: tuple[int, ...]) -> str:
+    """ "game 1", "games 1, 2" — columns counted from 1."""
+    numbers = ", ".join(str(i + 1) for i in columns)
+    return ngettext("game {numbers}", "games {numbers}", len(columns)).format(numbers=numbers)
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules of a sheet on one line: the preset's name (or "custom") and what scores."""
+    name = rules.preset_name or _("custom")
+    games = ngettext("{count} game to {target}", "{count} games to {target}",
+                     rules.columns).format(count=rules.columns, target=rules.game_target)
+    parts = [_("{name} rules").format(name=name), games]
+    limit = max_knock_limit(rules)
+    if rules.oklahoma:
+        parts.append(_("Oklahoma knock"))
+    elif limit:
+        parts.append(_("knock ≤{limit}").format(limit=limit))
+    else:
+        parts.append(_("gin only"))
+    parts.append(_("gin {bonus}").format(bonus=rules.gin_bonus))
+    if rules.big_gin_bonus is not None:
+        parts.append(_("big gin {bonus}").format(bonus=rules.big_gin_bonus))
+    if limit:
+        parts.append(_("undercut {bonus}").format(bonus=rules.undercut_bonus))
+    if rules.game_bonus or rules.shutout_game_bonus:
+        parts.append(_("game +{bonus} (shutout +{shutout})").format(
+            bonus=rules.game_bonus, shutout=rules.shutout_game_bonus))
+    else:
+        parts.append(_("no game bonus"))
+    if rules.box_bonus:
+        parts.append(_("box +{bonus}").format(bonus=rules.box_bonus))
+    if rules.columns > 1 and rules.entry_rule == "by_count":
+        parts.append(_("entries by count"))
+    return " · ".join(parts)
+
+
+def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = False
+               ) -> RenderableType:
+    """The sheet (§7): each player's points and boxes per game, bonuses once a game closes,
+    the totals, who won each closed game, and the match result (R7.5)."""
+    n = len(sheet.columns)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, expand=False,
+                  show_edge=False, pad_edge=False)
+    table.add_column("", overflow="fold", max_width=14 if narrow else 24)
+    for i in range(n):
+        label = (_("G{number}") if narrow else _("Game {number}")).format(number=i + 1)
+        table.add_column(label if n > 1 else _("Game"), justify="right", no_wrap=True)
+    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
+    closed_any = any(c.closed for c in sheet.columns)
+    for p in (0, 1):
+        cells: list[Text | str] = []
+        for column in sheet.columns:
+            style = "bold" if column.winner == p else ("dim" if column.closed else "")
+            cells.append(Text(str(column.points[p]), style=style))
+        table.add_row(Text(names[p], style=NAME_STYLES[p]), *cells, "")
+        table.add_row(Text(" " + _("boxes"), style="dim"),
+                      *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
+                      end_section=not closed_any and p == 1)
+        if closed_any:
+            table.add_row(Text(" " + _("bonus"), style="dim"),
+                          *(Text(f"+{c.bonuses[p]}" if c.closed else "", style="green")
+                            for c in sheet.columns), "", end_section=p == 1)
+    for p in (0, 1):
+        table.add_row(Text(names[p], style=NAME_STYLES[p]),
+                      *(str(c.total[p]) for c in sheet.columns), str(sheet.totals[p]))
+    lines: list[RenderableType] = [table]
+    for i, column in enumerate(sheet.columns):
+        if column.winner is not None:
+            text = (_("Game {number} won by {name}, a shutout") if column.shutout
+                    else _("Game {number} won by {name}"))
+            lines.append(Text(text.format(number=i + 1, name=names[column.winner]),
+                              style="yellow"))
+    if sheet.finished:
+        winner = sheet.winner
+        if winner is None:
+            caption = _("Match over: drawn, {first} to {second} (R7.5).").format(
+                first=sheet.totals[0], second=sheet.totals[1])
+        else:
+            won = sheet.games_won
+            caption = _("Match over: {name} wins, {won}–{lost} in games, result {result:+d} "
+                        "(R7.5).").format(name=names[winner], won=won[winner],
+                                          lost=won[1 - winner], result=sheet.result)
+        lines.append(Text(caption, style="bold yellow"))
+    return Group(*lines)
+
+
+def _ordinal_win(count: int) -> str:
+    if count == 1:
+        return _("first win")
+    if count == 2:
+        return _("second win")
+    if count == 3:
+        return _("third win")
+    return _("win number {count}").format(count=count)
+
+
+def entry_lines(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) -> list[str]:
+    """Which games the sheet's last hand entered (R7.2) and what it closed (R7.3, R7.4)."""
+    who = names[entry.player]
+    wins = sum(1 for e in sheet.entries if e.player == entry.player)
+    if entry.columns:
+        lines = [_("{name}'s {nth}: {points} entered in {games} (R7.2).").format(
+            name=who, nth=_ordinal_win(wins), points=entry.points,
+            games=games_words(entry.columns))]
+    else:
+        lines = [_("{name}'s {nth}: {points} enters no game, the games it would enter are "
+                   "closed (R7.2, by count).").format(name=who, nth=_ordinal_win(wins),
+                                                      points=entry.points)]
+    rules = sheet.rules
+    for i in entry.closed:
+        column = sheet.columns[i]
+        assert column.winner is not None
+        winner, loser = column.winner, 1 - column.winner
+        game = rules.shutout_game_bonus if column.shutout else rules.game_bonus
+        text = (_("Game {number} closes at {points} to {other}: {name} wins it, a shutout: "
+                  "+{game} and +{boxes} for boxes; {loser} +{loser_boxes} for boxes (R7.3, "
+                  "R7.4).") if column.shutout else
+                _("Game {number} closes at {points} to {other}: {name} wins it: +{game} and "
+                  "+{boxes} for boxes; {loser} +{loser_boxes} for boxes (R7.3, R7.4)."))
+        lines.append(text.format(
+            number=i + 1, points=column.points[winner], other=column.points[loser],
+            name=names[winner], game=game, boxes=column.boxes[winner] * rules.box_bonus,
+            loser=names[loser], loser_boxes=column.boxes[loser] * rules.box_bonus))
+    return lines
+
+
+def help_text(names: tuple[str, str], rules: Rules) -> str:
+    """The keeper's help (Markdown) for these players under these rules."""
+    rows = "\n".join(f"- `{line}`: {meaning}" for line, meaning in example_lines(names, rules))
+    limit = max_knock_limit(rules)
+    parts = [
+        "# " + _("Score keeper"),
+        _("Type each hand as it happened, starting with **the name of the player who won "
+          "it** (or its first letters, or 1 or 2), then press Enter:"),
+        rows,
+        _("Knocks and undercuts take two deadwood counts, **the knocker's first**, the "
+          "other's after laying off. `undercut` alone reads two ways, so the keeper asks "
+          "who undercut; `undercuts` does not ask. The form below the entry line does the "
+          "same with the mouse."),
+        "## " + _("Points (R5.5–R5.8)"),
+    ]
+    if limit:
+        parts.append(_("A knock scores the difference of the counts; the knocker needs at "
+                       "most {limit} deadwood and less than the other player, otherwise the "
+                       "other undercuts and scores {bonus} plus the difference.").format(
+            limit=(_("the upcard's value (Oklahoma)") if rules.oklahoma else limit),
+            bonus=rules.undercut_bonus))
+    else:
+        parts.append(_("The knock limit is 0: only gin ends a hand."))
+    gin = _("Gin scores {bonus} plus the other's whole deadwood.").format(
+        bonus=rules.gin_bonus)
+    if rules.big_gin_bonus is not None:
+        gin += " " + _("Big gin scores {bonus} plus the other's deadwood.").format(
+            bonus=rules.big_gin_bonus)
+    parts.append(gin)
+    parts.append(_("No ten cards hold more than 98 deadwood, so points or counts beyond "
+                   "what a hand can score are refused."))
+    parts.append("## " + _("The sheet (R7)"))
+    if rules.columns == 1:
+        parts.append(_("One game to {target}.").format(target=rules.game_target))
+    elif rules.entry_rule == "by_count":
+        parts.append(_("{count} games at once. By count: a player's first win goes in game "
+                       "1, his second in games 1 and 2, and so on, open games only; once "
+                       "game 1 has closed a first win enters nowhere.").format(
+            count=rules.columns))
+    else:
+        parts.append(_("{count} games at once. A won hand enters every open game where its "
+                       "winner already has an entry, and the first open game where he has "
+                       "none: first win game 1, second win games 1 and 2, and so on.")
+                     .format(count=rules.columns))
+    parts.append(_("A game closes when a player reaches {target}: {game} game bonus to him "
+                   "({shutout} for a shutout), and {box} per box (won hand in that game) "
+                   "to each player.").format(target=rules.game_target, game=rules.game_bonus,
+                                             shutout=rules.shutout_game_bonus,
+                                             box=rules.box_bonus))
+    options = "\n".join(f"- {_(OPTION_LABELS[o.name])} ({o.rule}): "
+                        f"**{option_value_words(o.name, getattr(rules, o.name))}**"
+                        for o in OPTIONS)
+    parts.append("## " + _("Rules of this sheet: {name}").format(
+        name=rules.preset_name or _("custom")))
+    parts.append(options)
+    parts.append("## " + _("Keys"))
+    parts.append(_("`Enter` add the hand · `ctrl+z` undo the last hand · `ctrl+n` new sheet · "
+                   "`ctrl+o` saved sheets · `f1` help · `ctrl+q` quit (the sheet is saved)"))
+    return "\n\n".join(parts)
+
