@@ -87,10 +87,18 @@ def _burst(app: KeeperApp, text: str) -> None:
     driver = app._driver
     assert driver is not None
     for ch in text:
-        key = {" ": "space", "\n": "ctrl+j"}.get(ch, ch)
+        key = {" ": "space", "\n": "ctrl+j", "\t": "tab"}.get(ch, ch)
         event = events.Key(key, ch)
         event.set_sender(app)
         driver.send_message(event)
+
+
+async def _until(pilot: Pilot[Any], done: Callable[[], bool]) -> None:
+    """Let the app work until ``done()`` (keys typed ahead take a few rounds to settle)."""
+    for _i in range(250):
+        if done():
+            return
+        await pilot.pause(0.02)
 
 
 def _run(app: KeeperApp, script: Callable[[Pilot[Any]], Awaitable[None]]) -> None:
@@ -246,6 +254,15 @@ def test_the_name_that_starts_the_line_won_the_hand() -> None:
     assert parse_entry("bob wins 20", NAMES, HOLLYWOOD) == HandEntry(1, 20)
 
 
+def test_names_of_several_words() -> None:
+    names = ("Mary Ann", "Mary Lou")
+    assert parse_entry("mary ann 25", names, HOLLYWOOD).player == 0
+    assert parse_entry("Mary Lou knocks 2 9", names, HOLLYWOOD).player == 1
+    assert parse_entry("lou 5", names, HOLLYWOOD).player == 1  # a word of the name
+    with pytest.raises(EntryError, match="who is 'mary'"):
+        parse_entry("mary 25", names, HOLLYWOOD)
+
+
 def test_lines_that_read_two_ways_are_asked() -> None:
     # bare "undercut": did Alexandra undercut, or was she undercut?  Both readings offered.
     with pytest.raises(EntryQuestion) as asked:
@@ -352,8 +369,17 @@ def test_r7_6_example_in_the_keeper(tmp_path: Path) -> None:
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert _sheet_rows(screen_text(app))["Bob"][:3] == ["40", "30", "0"]
-        assert "Took back hand 4: Bob won 4." in _said(app)
+        assert "Took back hand 4: Bob won 4. ctrl+y puts it back." in _said(app)
         assert len(app.store.load(app.kept.id).actions) == 3
+        # a ctrl+z too many loses nothing: ctrl+y puts the hands back, in order
+        await pilot.press("ctrl+z", "ctrl+y", "ctrl+y")
+        await pilot.pause()
+        assert [(e.player, e.points) for e in app.kept.sheet.entries] == [
+            (1, 10), (0, 18), (1, 30), (1, 4)]
+        assert len(app.store.load(app.kept.id).actions) == 4
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert "nothing to put back" in _said(app)
 
     _run(app, script)
 
@@ -391,10 +417,7 @@ def test_names_typed_while_the_program_starts_land_in_the_dialog(tmp_path: Path)
     app = Early(store=Store(_url(tmp_path)))
 
     async def script(pilot: Pilot[Any]) -> None:
-        for _i in range(50):
-            await pilot.pause(0.02)
-            if app.kept is not None and len(app.kept.sheet.entries) == 2:
-                break
+        await _until(pilot, lambda: app.kept is not None and len(app.kept.sheet.entries) == 2)
         assert app.kept is not None and app.kept.names == ("alice", "bob")
         assert [(e.player, e.points) for e in app.kept.sheet.entries] == [(0, 25), (1, 7)]
         assert app.query_one("#quick", Input).value == ""
@@ -407,7 +430,7 @@ def test_hands_typed_ahead_are_neither_cut_nor_wiped(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         _burst(app, "bob 10\nalex 18\nbob 3")
-        await pilot.pause(0.2)
+        await _until(pilot, lambda: app.query_one("#quick", Input).value == "bob 3")
         assert app.kept is not None
         assert [(e.player, e.points) for e in app.kept.sheet.entries] == [(1, 10), (0, 18)]
         assert app.query_one("#quick", Input).value == "bob 3"
@@ -534,7 +557,7 @@ def test_the_form_says_who_won_and_hides_big_gin_without_it(tmp_path: Path) -> N
         assert "Alexandra's deadwood (the knocker), then Bob's" in _said(app)
         app.query_one("#first", Input).value = "8"
         app.query_one("#second", Input).value = "5"
-        app.query_one("#right").scroll_end(animate=False)  # as the mouse wheel would
+        app.query_one("#below").scroll_end(animate=False)  # as the mouse wheel would
         await pilot.pause()
         await pilot.click("#add")
         await pilot.pause()
@@ -598,13 +621,19 @@ def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
     _run(app, script)
 
 
-def test_the_same_name_twice_is_refused(tmp_path: Path) -> None:
+def test_names_that_cannot_be_told_apart_are_refused(tmp_path: Path) -> None:
     app = KeeperApp(store=Store(_url(tmp_path)), new=True)
 
     async def script(pilot: Pilot[Any]) -> None:
         await _enter(pilot, ["Sam", "sam"])
         assert isinstance(app.screen, NewSheetScreen)
         assert "The two players need different names." in screen_text(app)
+        # a name of digits would read as "the first player" or "the second"
+        app.screen.query_one("#name1", Input).value = "2"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, NewSheetScreen)
+        assert "A name needs a letter" in screen_text(app)
 
     _run(app, script)
 
@@ -690,3 +719,30 @@ def test_score_names_and_list_on_the_command_line(tmp_path: Path,
     assert main(["score", "--list", "--db", _url(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert kept.id[:8] in out and "Alexandra vs Bob" in out and "1 hand · 0–10" in out
+
+
+def test_the_readme_grammar_means_what_it_says() -> None:
+    """The README's table of keeper lines: each credits the player it names, as it says."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    lines = re.findall(r"^  \| `(bob [^`]*)` \| (.*) \|$", readme, flags=re.MULTILINE)
+    assert len(lines) == 5
+    names = ("Alice", "Bob")
+    expected = {"bob 25": 25, "bob knocks 3 10": 7, "bob undercuts 8 5": 13, "bob gin 12": 37}
+    for line, meaning in lines:
+        if "big gin" in line:
+            assert parse_entry(line, names, Rules(big_gin_bonus=31)).points == 43
+            continue
+        entry = parse_entry(line, names, HOLLYWOOD)
+        assert (entry.player, entry.points) == (1, expected[line]), line
+        assert meaning.startswith("Bob") or "Bob wins" in meaning, meaning
+
+
+def test_tab_typed_ahead_moves_to_the_second_name(tmp_path: Path) -> None:
+    app = KeeperApp(store=Store(_url(tmp_path)), new=True)
+
+    async def script(pilot: Pilot[Any]) -> None:
+        _burst(app, "Mia\tNoah\n")
+        await _until(pilot, lambda: app.kept is not None)
+        assert app.kept is not None and app.kept.names == ("Mia", "Noah")
+
+    _run(app, script)

@@ -61,6 +61,7 @@ class KeeperApp(App[None]):
     #left { width: 1fr; padding: 0 1; }
     #right { width: 52; padding: 0 1; border-left: vkey $panel-lighten-2; }
     .-narrow #right { width: 40; }
+    #below { height: 1fr; }
     #entry-label { text-style: bold; }
     #preview { height: auto; min-height: 1; }
     #message { height: auto; margin-top: 1; }
@@ -75,6 +76,7 @@ class KeeperApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", "undo", priority=True),
+        Binding("ctrl+y", "redo", "redo", priority=True),
         Binding("ctrl+n", "new_sheet", "new sheet", priority=True),
         Binding("ctrl+o", "saved", "sheets", priority=True),
         Binding("f1", "help", "help"),
@@ -99,6 +101,7 @@ class KeeperApp(App[None]):
         self.new = new
         self.kept: KeptSheet | None = None
         self.numbers_label = ""
+        self.undone: list[HandEntry] = []  # hands taken back, the last last (redo)
         self._held: list[events.Key] | None = None  # keys waiting (see hold_keys)
 
     def compose(self) -> ComposeResult:
@@ -108,23 +111,25 @@ class KeeperApp(App[None]):
                 yield Static("", id="sheet")
                 yield Static(_("Hands entered, the last first"), id="hands-title")
                 yield Static("", id="hands")
-            with VerticalScroll(id="right"):
+            with Vertical(id="right"):
+                # The entry line stays in view; what is said and the form scroll below it.
                 yield Static(_("Enter a hand: who won it first"), id="entry-label")
                 yield Input(placeholder="bob 25 · bob knocks 3 10", id="quick")
-                yield Static("", id="preview")
-                yield Static("", id="message")
-                yield Static(_("Or with the form (mouse or Tab):"), classes="label")
-                with Vertical(id="form"):
-                    yield Static(_("Who won the hand"), classes="label")
-                    yield RadioSet(_("Player 1"), _("Player 2"), id="who", compact=True)
-                    yield Static(_("How"), classes="label")
-                    yield RadioSet(*(_(KIND_LABELS[k]) for k in KINDS), id="how",
-                                   compact=True)
-                    yield Static("", id="numbers-label", classes="label")
-                    with Horizontal(id="numbers"):
-                        yield Input(id="first", type="integer")
-                        yield Input(id="second", type="integer")
-                    yield Button(_("Add hand"), variant="primary", id="add")
+                with VerticalScroll(id="below"):
+                    yield Static("", id="preview")
+                    yield Static("", id="message")
+                    yield Static(_("Or with the form (mouse or Tab):"), classes="label")
+                    with Vertical(id="form"):
+                        yield Static(_("Who won the hand"), classes="label")
+                        yield RadioSet(_("Player 1"), _("Player 2"), id="who", compact=True)
+                        yield Static(_("How"), classes="label")
+                        yield RadioSet(*(_(KIND_LABELS[k]) for k in KINDS), id="how",
+                                       compact=True)
+                        yield Static("", id="numbers-label", classes="label")
+                        with Horizontal(id="numbers"):
+                            yield Input(id="first", type="integer")
+                            yield Input(id="second", type="integer")
+                        yield Button(_("Add hand"), variant="primary", id="add")
         yield Footer()  # its keys are buttons too: undo, new sheet, sheets, help, quit
 
     # -- starting ----------------------------------------------------------------------
@@ -147,7 +152,7 @@ class KeeperApp(App[None]):
         deadline = time.monotonic() + seconds
 
         async def check() -> None:
-            if self._held is None:
+            if self._held is None or not self.screen_stack:  # none, or quitting
                 return
             if until() or time.monotonic() > deadline:
                 held, self._held = self._held, None
@@ -245,6 +250,7 @@ class KeeperApp(App[None]):
 
     def attach(self, kept: KeptSheet) -> None:
         self.kept = kept
+        self.undone = []
         self.sub_title = _("{first} vs {second} · {rules}").format(
             first=kept.names[0], second=kept.names[1], rules=kept.rules.preset_name or
             _("custom rules"))
@@ -269,6 +275,8 @@ class KeeperApp(App[None]):
         message = self.query_one("#message", Static)
         message.update(Text(text, style="bold red") if error and isinstance(text, str)
                        else text)
+        if self.focused is self.query_one("#quick", Input):  # (not while using the form)
+            self.query_one("#below", VerticalScroll).scroll_home(animate=False)
 
     def refresh_sheet(self) -> None:
         kept = self.kept
@@ -298,8 +306,8 @@ class KeeperApp(App[None]):
     # -- entering ----------------------------------------------------------------------
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id != "quick" or self.kept is None:
-            return
+        if event.input.id != "quick" or self.kept is None or not event.input.is_attached:
+            return  # (a key typed as the program quits changes a line no longer shown)
         preview = self.query_one("#preview", Static)
         text = event.value.strip()
         if not text:
@@ -464,6 +472,7 @@ class KeeperApp(App[None]):
         except HollywoodGinError as exc:
             self.refuse(str(exc))
             return False
+        self.undone = []  # a new hand: what was taken back stays out
         words = Text(entry_how(entry, kept.names) + ".", style="bold")
         for line in entry_lines(recorded, kept.sheet, kept.names):
             words.append("\n" + line)
@@ -483,9 +492,24 @@ class KeeperApp(App[None]):
         except HollywoodGinError as exc:
             self.refuse(str(exc))
             return
-        self.say(_("Took back hand {number}: {how}.").format(
+        self.undone.append(entry)
+        self.say(_("Took back hand {number}: {how}. ctrl+y puts it back.").format(
             number=len(kept.sheet.entries) + 1, how=entry_how(entry, kept.names)))
         self.refresh_sheet()
+
+    def action_redo(self) -> None:
+        """Put back the hand last taken back (a ctrl+z too many loses nothing)."""
+        if self.kept is None:
+            return
+        if not self.undone:
+            self.refuse(_("nothing to put back: no hand has been taken back since the last "
+                          "one entered"))
+            return
+        entry = self.undone.pop()
+        undone = self.undone
+        if not self.add(entry):
+            undone.append(entry)
+        self.undone = undone
 
     def action_help(self) -> None:
         names = self.kept.names if self.kept else (self.names or (_("Player 1"), _("Player 2")))

@@ -242,7 +242,8 @@ def help_text(names: tuple[str, str], rules: Rules) -> str:
         name=rules.preset_name or _("custom")))
     parts.append(options)
     parts.append("## " + _("Keys"))
-    parts.append(_("`Enter` add the hand · `ctrl+z` undo the last hand · `ctrl+n` new sheet · "
-                   "`ctrl+o` saved sheets · `f1` help · `ctrl+q` quit (the sheet is saved)"))
+    parts.append(_("`Enter` add the hand · `ctrl+z` take back the last hand · `ctrl+y` put it "
+                   "back · `ctrl+n` new sheet · `ctrl+o` unfinished sheets · `f1` help · "
+                   "`ctrl+q` quit (the sheet is saved)"))
     return "\n\n".join(parts)
 

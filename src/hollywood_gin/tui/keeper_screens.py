@@ -148,6 +148,9 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
         # keys before it: names typed ahead while the program starts land in the right field
         # (typed that early, Enter arrives as ctrl+j: the terminal turned it into a newline).
         Binding("enter,ctrl+j", "enter", "next", show=False, priority=True),
+        # Tab too moves the focus as it is read, for the same reason.
+        Binding("tab", "next_field", "next field", show=False, priority=True),
+        Binding("shift+tab", "previous_field", "previous field", show=False, priority=True),
     ]
 
     def __init__(self, names: tuple[str, str] | None, rules: Rules) -> None:
@@ -282,6 +285,12 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
         else:
             self._start()
 
+    def action_next_field(self) -> None:
+        self.focus_next()
+
+    def action_previous_field(self) -> None:
+        self.focus_previous()
+
     def action_enter(self) -> None:
         """Enter in a field: from the first name to the second, from any other, start.
 
@@ -307,6 +316,11 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
         if first.lower() == second.lower():
             problem.update(_("The two players need different names."))
             self.query_one("#name1", Input).focus()
+            return
+        if not any(ch.isalpha() for ch in first + second) or first.isdigit() or \
+                second.isdigit():
+            problem.update(_("A name needs a letter: 1 and 2 already stand for the first "
+                             "and second player."))
             return
         rules = self._check()
         if rules is None:

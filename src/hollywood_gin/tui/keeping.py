@@ -324,7 +324,14 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     if len(words) == 1:
         raise EntryError(_("{text!r}: after the name, type the points (like 'bob 25') or how "
                            "the hand ended (knocks, undercuts, gin)").format(text=text.strip()))
-    player = _player(words[0], names)
+    # A name of several words may be typed in full ("mary ann 25" beside Mary Lou).
+    full = [(len(name.split()), i) for i, name in enumerate(names)
+            if len(name.split()) > 1 and words[:len(name.split())] == name.lower().split()]
+    if full and len(words) > max(full)[0]:
+        length, player = max(full)
+        words = [words[0], *words[length:]]
+    else:
+        player = _player(words[0], names)
     who, other = names[player], names[1 - player]
     verb = words[1]
     numbers = words[2:]
@@ -356,8 +363,8 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
                 if not (first >= 1 and 0 <= second <= first):
                     raise
                 undercut = _undercut(rules, 1 - player, first, second, names)
-                question = _("{name} knocked with {knocker} and {other} had {defender}: "
-                             "{name}'s count is not below, so {other} undercut {name} and "
+                question = _("{name} knocked with {knocker} and {other} had {defender}: a "
+                             "knock wins only with less, so {other} undercut {name} and "
                              "wins {points} (R5.6). Record {other} +{points}?").format(
                     name=who, other=other, knocker=first, defender=second,
                     points=undercut.points)
