@@ -313,9 +313,8 @@ def test_kept_sheet_store_round_trip(tmp_path: Path) -> None:
 def test_a_finished_sheet_refuses_more_hands_by_name(tmp_path: Path) -> None:
     """Regression: "cannot record 5 for player 1" meant Bob, whom the screen calls the
     second player; every message names the players."""
-    kept = _kept(tmp_path, [], rules=PRESETS["classic"])
     store = Store(_url(tmp_path))
-    kept = KeptSheet.open(store, kept.id)
+    kept = KeptSheet.new(store, names=NAMES, rules=PRESETS["classic"])
     kept.add(parse_entry("alex 100", NAMES, kept.rules))
     with pytest.raises(EntryError) as refused:
         kept.add(parse_entry("bob 5", NAMES, kept.rules))
@@ -396,7 +395,14 @@ def test_names_and_rules_given_start_at_once(tmp_path: Path) -> None:
         assert app.kept.sheet.totals == (0, 25)
 
     _run(app, script)
-    # --rules alone starts too, with numbered players
+    # --rules alone starts too, with numbered players; a sheet is saved with its first hand,
+    # so one left empty is never offered again
+    app = KeeperApp(store=Store(_url(tmp_path)), rules=PRESETS["eaai"])
+
+    async def empty(pilot: Pilot[Any]) -> None:
+        assert app.kept is not None and not app.kept.saved
+
+    _run(app, empty)
     app = KeeperApp(store=Store(_url(tmp_path)), rules=PRESETS["eaai"])
 
     async def second(pilot: Pilot[Any]) -> None:
@@ -596,8 +602,8 @@ def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
         await pilot.click("#start")
         await pilot.pause()
         assert app.screen is dialog  # refused
-        assert "rule knock_limit=11 is invalid: it must be a whole number from 0 to 10" in (
-            screen_text(app))
+        assert ("Knock limit: rule knock_limit=11 is invalid: it must be a whole number from "
+                "0 to 10") in " ".join(screen_text(app).replace("█", " ").split())
         limit.value = "7"
         dialog.query_one("#opt-entry_rule", Select).value = "by_count"
         dialog.query_one("#opt-columns", Input).value = "3"
@@ -609,10 +615,10 @@ def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
         assert app.kept is not None
         expected = Rules(knock_limit=7, entry_rule="by_count", big_gin_bonus=31)
         assert app.kept.rules == expected
-        assert app.store.load(app.kept.id).rules == expected
         assert "custom rules · 3 games to 100 · knock ≤7 · gin 25 · big gin 31" in _left(app)
         # by count (R7.2): A 60, A 45 closes game 1; B's first 12 enters no game
         await _enter(pilot, ["1 60", "1 45", "2 12", "2 12"])
+        assert app.store.load(app.kept.id).rules == expected  # saved with the sheet
         assert [e.columns for e in app.kept.sheet.entries] == [(0,), (0, 1), (), (1,)]
         assert "3. Player 2 +12 → no game" in _left(app)
         with pytest.raises(EntryError, match="Player 2 cannot knock with 8: the knock limit is 7"):

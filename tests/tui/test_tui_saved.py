@@ -55,7 +55,8 @@ def test_saved_rows_lists_unfinished_only_newest_first(tmp_path: Path) -> None:
     custom = _sheet(store, ("Carol", "Dan"), ["carol 40"], Rules(knock_limit=7))
     gone = _computer_match(store, 4)
     store.set_status(gone, "abandoned")
-    done = _sheet(store, ("Eve", "Fay"), [])
+    done = _sheet(store, ("Eve", "Fay"), ["eve 5"])
+    assert not KeptSheet.new(store, names=("Gil", "Hal"), rules=Rules()).saved  # not yet
     store.set_status(done.id, "finished")
     web = store.create_match(rules=Rules(), seed=1, first_dealer=0, players=("A", "B"),
                              kind="web-friend")

@@ -115,7 +115,7 @@ class KeeperApp(App[None]):
                 # The entry line stays in view; what is said and the form scroll below it.
                 yield Static(_("Enter a hand: who won it first"), id="entry-label")
                 yield Input(placeholder="bob 25 · bob knocks 3 10", id="quick")
-                with VerticalScroll(id="below"):
+                with VerticalScroll(id="below", can_focus=False):
                     yield Static("", id="preview")
                     yield Static("", id="message")
                     yield Static(_("Or with the form (mouse or Tab):"), classes="label")
@@ -174,8 +174,7 @@ class KeeperApp(App[None]):
         self.hold_keys(lambda: self.focused is not None, seconds=5)
         if self.start_now:
             self.start_sheet((self.names or (_("Player 1"), _("Player 2")), self.rules))
-            others = len(KeptSheet.unfinished(self.store)) - 1
-            if others > 0:
+            if KeptSheet.unfinished(self.store):
                 self.say(_("A new sheet. Your other unfinished sheets wait in ctrl+o."))
             return
         if not self.new and KeptSheet.unfinished(self.store):
@@ -199,7 +198,8 @@ class KeeperApp(App[None]):
 
         def chosen(choice: str | None) -> None:
             current = self.kept
-            if current is not None and self.store.load(current.id).status == "abandoned":
+            if (current is not None and current.saved
+                    and self.store.load(current.id).status == "abandoned"):
                 self.kept = None  # abandoned from the list: it is no longer kept here
                 self.action_new_sheet(first=True)
                 return
@@ -237,7 +237,7 @@ class KeeperApp(App[None]):
                 return
             old = self.kept
             self.start_sheet(choice)
-            if old is not None and not old.sheet.finished:
+            if old is not None and old.saved and not old.sheet.finished:
                 self.say(_("{first} vs {second} stays saved, unfinished: ctrl+o takes it up "
                            "again.").format(first=old.names[0], second=old.names[1]))
 

@@ -6,6 +6,7 @@ a dialog (Esc) changes nothing.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -178,7 +179,7 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
                 yield Label(_("Rules (a preset fills the options below)"))
                 yield Select([(name, name) for name in PRESETS] + [(_("custom"), CUSTOM)],
                              value=preset, allow_blank=False, compact=True, id="preset")
-            with VerticalScroll(id="options"):
+            with VerticalScroll(id="options", can_focus=False):
                 for option in OPTIONS:
                     with Horizontal(classes="row"):
                         yield Label(_("{label} ({rule})").format(
@@ -232,7 +233,12 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
         try:
             rules = self.rules()
         except RulesError as exc:
-            problem.update(str(exc))
+            reason = str(exc)
+            named = re.match(r"rule (\w+)=", reason)
+            if named and named.group(1) in OPTION_LABELS:  # say which field, as it reads
+                reason = _("{label}: {reason}").format(
+                    label=_(OPTION_LABELS[named.group(1)]), reason=reason)
+            problem.update(reason)
             return None
         problem.update("")
         return rules

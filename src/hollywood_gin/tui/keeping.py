@@ -443,10 +443,17 @@ class KeptSheet:
 
     @classmethod
     def new(cls, store: Store, *, names: tuple[str, str], rules: Rules) -> KeptSheet:
-        match_id = store.create_match(rules=rules, seed=0, first_dealer=0, players=names,
-                                      kind="keeper", meta={"preset": rules.preset_name,
-                                                           "hands": {}})
-        return cls(store, store.load(match_id))
+        """A new sheet, saved with its first hand (so no empty sheet is ever left over to
+        be offered again); until then its ``id`` is empty."""
+        now = time.time()
+        return cls(store, StoredMatch(id="", kind="keeper", status="playing", created_at=now,
+                                      updated_at=now, rules=rules, seed=0, first_dealer=0,
+                                      players=names, meta={}))
+
+    @property
+    def saved(self) -> bool:
+        """Whether the sheet is in the store (it is from its first hand on)."""
+        return bool(self.id)
 
     @classmethod
     def open(cls, store: Store, match_id: str) -> KeptSheet:
@@ -472,6 +479,10 @@ class KeptSheet:
             raise EntryError(str(exc)) from None
         seq = len(self.sheet.entries)
         finished = (trial.winner, trial.totals) if trial.finished else None
+        if not self.id:
+            self.id = self.store.create_match(
+                rules=self.rules, seed=0, first_dealer=0, players=self.names, kind="keeper",
+                meta={"preset": self.rules.preset_name, "hands": {}})
         self.store.append_action(self.id, seq, hand_number=seq + 1, player=entry.player,
                                  action=f"{entry.player} {entry.points}", finished=finished)
         self.hands.append(entry)
