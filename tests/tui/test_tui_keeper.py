@@ -481,6 +481,10 @@ def test_esc_on_the_dialogs_never_abandons_and_every_sheet_is_offered(tmp_path: 
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.screen, NewSheetScreen)
+        await pilot.press("ctrl+z", "ctrl+n", "ctrl+o")  # the sheet's keys wait behind it
+        await pilot.pause()
+        assert isinstance(app.screen, NewSheetScreen) and len(app.screen_stack) == 2
+        assert len(app.kept.sheet.entries) == 2
         await pilot.press("escape")  # closing it changes nothing
         await pilot.pause()
         assert app.kept.id == older.id

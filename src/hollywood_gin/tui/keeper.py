@@ -53,7 +53,7 @@ NARROW = 100  # below this width the sheet and the entry share the screen more t
 class KeeperApp(App[None]):
     """A saved Hollywood scoresheet for a game with real cards."""
 
-    TITLE = "Hollywood Gin · score keeper"
+    TITLE = N_("Hollywood Gin · score keeper")
     AUTO_FOCUS = "#quick"  # what is typed goes to the entry line, from the first moment
     CSS = """
     Screen { background: #0f2a1d; }
@@ -75,18 +75,18 @@ class KeeperApp(App[None]):
     #hands { height: auto; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+z", "undo", "undo", priority=True),
-        Binding("ctrl+y", "redo", "redo", priority=True),
-        Binding("ctrl+n", "new_sheet", "new sheet", priority=True),
-        Binding("ctrl+o", "saved", "sheets", priority=True),
-        Binding("f1", "help", "help"),
+        Binding("ctrl+z", "undo", N_("undo"), priority=True),
+        Binding("ctrl+y", "redo", N_("redo"), priority=True),
+        Binding("ctrl+n", "new_sheet", N_("new sheet"), priority=True),
+        Binding("ctrl+o", "saved", N_("sheets"), priority=True),
+        Binding("f1", "help", N_("help")),
         Binding("escape", "focus_quick", "entry line", show=False),
         # Enter is taken as it is read: the hand is added once the line has taken the keys
         # before it, and before those after it (a next hand typed ahead is neither cut into
         # this one nor wiped with it).  Typed before the program has started, Enter arrives
         # as ctrl+j.
         Binding("enter,ctrl+j", "enter", "add", show=False, priority=True),
-        Binding("ctrl+q", "quit", "quit", priority=True),
+        Binding("ctrl+q", "quit", N_("quit"), priority=True),
     ]
 
     def __init__(self, *, store: Store, rules: Rules | None = None,
@@ -94,6 +94,7 @@ class KeeperApp(App[None]):
         """``names`` or ``rules`` given (on the command line) start a new sheet at once;
         ``new`` skips the list of unfinished sheets and asks for a new one."""
         super().__init__()
+        self.title = _(self.TITLE)
         self.store = store
         self.start_now = names is not None or rules is not None
         self.rules = rules if rules is not None else PRESETS["hollywood"]
@@ -193,6 +194,8 @@ class KeeperApp(App[None]):
 
     def action_saved(self, first: bool = False) -> None:
         """The unfinished sheets, to take one up (or abandon one, asked in words)."""
+        if not first and not self.on_sheet():
+            return  # a dialog is open already
         rows = saved_rows(self.store, "sheet")
         title = _("Unfinished sheets: choose one to go on with")
 
@@ -227,6 +230,8 @@ class KeeperApp(App[None]):
     def action_new_sheet(self, first: bool = False) -> None:
         """Ask for the names and rules of a new sheet; the one on screen stays saved as it is.
         Closing the dialog changes nothing (with no sheet on screen, it quits)."""
+        if not first and not self.on_sheet():
+            return  # a dialog is open already
         names = self.kept.names if self.kept else self.names
         rules = self.kept.rules if self.kept else self.rules
 
@@ -275,8 +280,12 @@ class KeeperApp(App[None]):
         message = self.query_one("#message", Static)
         message.update(Text(text, style="bold red") if error and isinstance(text, str)
                        else text)
-        if self.focused is self.query_one("#quick", Input):  # (not while using the form)
+        if self.focused is self.query_one("#quick", Input):
             self.query_one("#below", VerticalScroll).scroll_home(animate=False)
+        elif (str(text) and self.focused is not None
+              and self.query_one("#form") in self.focused.ancestors_with_self):
+            # using the form, scrolled below the message: say it where it is seen too
+            self.notify(str(text), severity="error" if error else "information", timeout=6)
 
     def refresh_sheet(self) -> None:
         kept = self.kept
@@ -402,7 +411,7 @@ class KeeperApp(App[None]):
         first, second = self.query_one("#first", Input), self.query_one("#second", Input)
         second.display = kind in ("knock", "undercut")
         if kind == "points":
-            self.numbers_label = _("the points won")
+            self.numbers_label = _("Points won")
             first.placeholder = _("points")
         elif kind in ("gin", "big_gin"):
             self.numbers_label = _("{other}'s deadwood").format(other=other)
@@ -415,8 +424,7 @@ class KeeperApp(App[None]):
             self.numbers_label = _("{other}'s deadwood (the knocker), then {winner}'s").format(
                 winner=winner, other=other)
             first.placeholder, second.placeholder = other, winner
-        self.query_one("#numbers-label", Static).update(self.numbers_label[:1].upper()
-                                                        + self.numbers_label[1:])
+        self.query_one("#numbers-label", Static).update(self.numbers_label)
 
     def _clear_form(self) -> None:
         self.query_one("#first", Input).value = ""
@@ -437,7 +445,7 @@ class KeeperApp(App[None]):
                 raise EntryError(_("choose how the hand was won"))
             kind = KINDS[how]
             if not first or (kind in ("knock", "undercut") and not second):
-                raise EntryError(_("fill in the numbers: {what}").format(
+                raise EntryError(_("fill in the numbers ({what})").format(
                     what=self.numbers_label))
             if kind == "points":
                 entry = parse_entry(f"{who + 1} {int(first)}", kept.names, kept.rules)
@@ -483,9 +491,13 @@ class KeeperApp(App[None]):
         self.refresh_sheet()
         return True
 
+    def on_sheet(self) -> bool:
+        """The sheet's screen is in front (no dialog over it): its keys may act."""
+        return self.kept is not None and self.screen is self.screen_stack[0]
+
     def action_undo(self) -> None:
         kept = self.kept
-        if kept is None:
+        if kept is None or not self.on_sheet():
             return
         try:
             entry = kept.undo()[1]
@@ -499,7 +511,7 @@ class KeeperApp(App[None]):
 
     def action_redo(self) -> None:
         """Put back the hand last taken back (a ctrl+z too many loses nothing)."""
-        if self.kept is None:
+        if not self.on_sheet():
             return
         if not self.undone:
             self.refuse(_("nothing to put back: no hand has been taken back since the last "
