@@ -161,8 +161,7 @@ def test_point_ranges_follow_the_rules() -> None:
     # R5.1 knock limit 0: only gin ends a hand
     assert [r.kind for r in point_ranges(Rules(knock_limit=0))] == ["gin"]
     # R5.1 Oklahoma: the upcard's value, up to 10, whatever knock_limit says
-    ranges = {r.kind: (r.low, r.high) for r in point_ranges(Rules(knock_limit=3,
-                                                                  oklahoma=True))}
+    ranges = {r.kind: (r.low, r.high) for r in point_ranges(Rules(oklahoma=True))}
     assert ranges["undercut"] == (10, 20)
     assert {r.kind: (r.low, r.high) for r in point_ranges(Rules(knock_limit=4))}[
         "undercut"] == (10, 14)
@@ -507,6 +506,13 @@ def test_abandoning_takes_words(tmp_path: Path) -> None:
 
     async def script(pilot: Pilot[Any]) -> None:
         assert isinstance(app.screen, SavedGamesScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.kept is not None and app.kept.id == kept.id
+        # the list again: the sheet on screen is marked, and may be abandoned, in words
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert "Alexandra vs Bob (open now)" in screen_text(app)
         await pilot.press("delete")
         await pilot.pause()
         assert "Abandon this sheet?" in screen_text(app)
@@ -515,6 +521,7 @@ def test_abandoning_takes_words(tmp_path: Path) -> None:
         assert isinstance(app.screen, SavedGamesScreen)
         await pilot.press("escape")
         await pilot.pause()
+        assert app.kept is None  # it is no longer kept here: a new sheet is asked for
         assert isinstance(app.screen, NewSheetScreen)
 
     _run(app, script)

@@ -198,11 +198,12 @@ class KeeperApp(App[None]):
             return  # a dialog is open already
         rows = saved_rows(self.store, "sheet")
         title = _("Unfinished sheets: choose one to go on with")
+        current = self.kept
+        listing = SavedGamesScreen(rows, title, store=self.store, new=_("New sheet"),
+                                   current=current.id if current is not None else None)
 
         def chosen(choice: str | None) -> None:
-            current = self.kept
-            if (current is not None and current.saved
-                    and self.store.load(current.id).status == "abandoned"):
+            if current is not None and current.id in listing.abandoned:
                 self.kept = None  # abandoned from the list: it is no longer kept here
                 self.action_new_sheet(first=True)
                 return
@@ -211,8 +212,7 @@ class KeeperApp(App[None]):
             elif choice is not None and (current is None or choice != current.id):
                 self.open_sheet(choice)
 
-        self.push_screen(SavedGamesScreen(rows, title, store=self.store, new=_("New sheet")),
-                         chosen)
+        self.push_screen(listing, chosen)
 
     def open_sheet(self, match_id: str) -> None:
         try:

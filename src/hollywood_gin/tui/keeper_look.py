@@ -17,28 +17,11 @@ from ..rules import OPTIONS, Rules
 from ..sheet import ScoreSheet, SheetEntry
 from .keeping import example_lines, max_knock_limit
 
-__all__ = ["OPTION_LABELS", "entry_lines", "games_words", "help_text", "option_value_words",
+__all__ = ["entry_lines", "games_words", "help_text", "option_value_words",
            "rules_line", "sheet_view"]
 
 NAME_STYLES = ("bold #7fd1ff", "bold #ffb86c")
 
-#: What each rule option (:data:`hollywood_gin.rules.OPTIONS`) is called on screen.
-OPTION_LABELS: dict[str, str] = {
-    "knock_limit": N_("Knock limit"),
-    "oklahoma": N_("Oklahoma: the upcard's value is the limit"),
-    "gin_bonus": N_("Gin bonus"),
-    "big_gin_bonus": N_("Big gin bonus (empty: big gin not played)"),
-    "undercut_bonus": N_("Undercut bonus"),
-    "discard_taken_card": N_("May discard the card taken from the pile"),
-    "dead_hand_stock": N_("Dead hand when the stock is down to"),
-    "next_dealer": N_("Who deals the next hand"),
-    "columns": N_("Games played at once (columns)"),
-    "game_target": N_("Points that win a game"),
-    "game_bonus": N_("Game bonus"),
-    "shutout_game_bonus": N_("Game bonus for a shutout"),
-    "box_bonus": N_("Box bonus (per won hand)"),
-    "entry_rule": N_("Which games a won hand enters"),
-}
 _CHOICE_WORDS = {
     "winner": N_("the winner"),
     "alternate": N_("in turn"),
@@ -46,7 +29,6 @@ _CHOICE_WORDS = {
     "traditional": N_("traditional"),
     "by_count": N_("by count"),
 }
-assert set(OPTION_LABELS) == {option.name for option in OPTIONS}
 
 
 def option_value_words(name: str, value: object) -> str:
@@ -235,7 +217,7 @@ def help_text(names: tuple[str, str], rules: Rules) -> str:
                    "to each player.").format(target=rules.game_target, game=rules.game_bonus,
                                              shutout=rules.shutout_game_bonus,
                                              box=rules.box_bonus))
-    options = "\n".join(f"- {_(OPTION_LABELS[o.name])} ({o.rule}): "
+    options = "\n".join(f"- {_(o.label)} ({o.rule}): "
                         f"**{option_value_words(o.name, getattr(rules, o.name))}**"
                         for o in OPTIONS)
     parts.append("## " + _("Rules of this sheet: {name}").format(

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Markdown, Select, Static
 from ..errors import RulesError
 from ..i18n import _
 from ..rules import OPTIONS, PRESETS, Option, Rules
-from .keeper_look import OPTION_LABELS, option_value_words
+from .keeper_look import option_value_words
 
 __all__ = ["KeeperHelp", "NewSheetScreen", "QuestionScreen", "SheetChoice"]
 
@@ -139,6 +139,7 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
     NewSheetScreen .row Label { width: 1fr; }
     NewSheetScreen .row Input, NewSheetScreen .row Select { width: 22; }
     NewSheetScreen #options { height: auto; border-top: solid $panel-lighten-2; }
+    NewSheetScreen #hint { height: auto; color: $text-muted; }
     NewSheetScreen #problem { height: auto; color: $error; text-style: bold; }
     NewSheetScreen #buttons { height: 1; margin-top: 1; }
     NewSheetScreen Button { margin: 0 2 0 0; width: auto; }
@@ -183,8 +184,9 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
                 for option in OPTIONS:
                     with Horizontal(classes="row"):
                         yield Label(_("{label} ({rule})").format(
-                            label=_(OPTION_LABELS[option.name]), rule=option.rule))
+                            label=_(option.label), rule=option.rule))
                         yield _option_widget(option, getattr(self._rules, option.name))
+            yield Static("", id="hint")
             yield Static("", id="problem")
             with Horizontal(id="buttons"):
                 yield Button(_("Start (Enter)"), variant="primary", id="start", compact=True)
@@ -200,7 +202,14 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
     def _fit(self) -> None:
         # The options scroll in what the names, the problem line and the buttons leave, so
         # those always show, at 80x24 too.
-        self.query_one("#options").styles.max_height = max(4, self.size.height - 12)
+        self.query_one("#options").styles.max_height = max(4, self.size.height - 14)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Say what the option in focus does (its label is short)."""
+        ident = event.widget.id or ""
+        described = {f"opt-{o.name}": o.description for o in OPTIONS}
+        self.query_one("#hint", Static).update(_(described[ident]) if ident in described
+                                               else "")
 
     # -- reading the form ---------------------------------------------------------------
 
@@ -221,7 +230,7 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
                 values[option.name] = int(text)
             except ValueError:
                 raise RulesError(_("{label}: type a whole number").format(
-                    label=_(OPTION_LABELS[option.name]))) from None
+                    label=_(option.label))) from None
         return values
 
     def rules(self) -> Rules:
@@ -235,9 +244,10 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
         except RulesError as exc:
             reason = str(exc)
             named = re.match(r"rule (\w+)=", reason)
-            if named and named.group(1) in OPTION_LABELS:  # say which field, as it reads
-                reason = _("{label}: {reason}").format(
-                    label=_(OPTION_LABELS[named.group(1)]), reason=reason)
+            labels = {o.name: o.label for o in OPTIONS}
+            if named and named.group(1) in labels:  # say which field, as it reads
+                reason = _("{label}: {reason}").format(label=_(labels[named.group(1)]),
+                                                       reason=reason)
             problem.update(reason)
             return None
         problem.update("")
