@@ -727,6 +727,7 @@ def test_score_names_and_list_on_the_command_line(tmp_path: Path,
     assert _names(["alice,bob"]) == ("alice", "bob")
     assert _names(["alice", "bob"]) == ("alice", "bob")
     assert _names([" Mary  Ann ,Bob"]) == ("Mary Ann", "Bob")
+    assert _names(["Mary", "Ann,Bob", "Lee"]) == ("Mary Ann", "Bob Lee")  # no quotes
     for bad in (["alice"], ["a", "b", "c"], ["sam,Sam"]):
         with pytest.raises(Exception, match="names"):
             _names(bad)
@@ -763,3 +764,18 @@ def test_tab_typed_ahead_moves_to_the_second_name(tmp_path: Path) -> None:
         assert app.kept is not None and app.kept.names == ("Mia", "Noah")
 
     _run(app, script)
+
+
+def test_rules_given_on_the_command_line_start_a_sheet() -> None:
+    """--rules or --rule given: a sheet with them starts at once; neither: the dialog asks."""
+    from hollywood_gin.cli import build_parser
+    from hollywood_gin.tui.commands import _given_rules
+
+    parser = build_parser()
+    assert _given_rules(parser.parse_args(["score"])) is None
+    assert _given_rules(parser.parse_args(["score", "--rules", "classic"])) == PRESETS["classic"]
+    assert _given_rules(parser.parse_args(["score", "--rule", "knock_limit=8"])) == Rules(
+        knock_limit=8)
+    assert _given_rules(parser.parse_args(["score", "--rules", "eaai", "--rule",
+                                           "entry_rule=by_count"])) == PRESETS["eaai"].replace(
+        entry_rule="by_count")

@@ -192,6 +192,10 @@ class KeeperApp(App[None]):
         if self.has_class("-narrow") != narrow:  # restyling every widget is slow
             self.set_class(narrow, "-narrow")
 
+    @property
+    def narrow(self) -> bool:
+        return self.has_class("-narrow")
+
     def action_saved(self, first: bool = False) -> None:
         """The unfinished sheets, to take one up (or abandon one, asked in words)."""
         if not first and not self.on_sheet():
@@ -291,10 +295,9 @@ class KeeperApp(App[None]):
         kept = self.kept
         if kept is None:
             return
-        narrow = self.size.width < NARROW
         self.query_one("#sheet", Static).update(Group(
             Text(rules_line(kept.rules), style="dim"),
-            sheet_view(kept.sheet, kept.names, narrow=narrow)))
+            sheet_view(kept.sheet, kept.names, narrow=self.narrow)))
         hands = Table.grid(padding=(0, 1))
         hands.add_column(justify="right", no_wrap=True)
         hands.add_column()

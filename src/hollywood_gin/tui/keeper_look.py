@@ -223,6 +223,8 @@ def help_text(names: tuple[str, str], rules: Rules) -> str:
     parts.append("## " + _("Rules of this sheet: {name}").format(
         name=rules.preset_name or _("custom")))
     parts.append(options)
+    parts.append(_("The whole rule book, with these rules filled in: `hollywood-gin rules` "
+                   "(with the same `--rules` and `--rule` options)."))
     parts.append("## " + _("Keys"))
     parts.append(_("`Enter` add the hand · `ctrl+z` take back the last hand · `ctrl+y` put it "
                    "back · `ctrl+n` new sheet · `ctrl+o` unfinished sheets · `f1` help · "
