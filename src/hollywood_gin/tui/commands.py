@@ -33,15 +33,6 @@ def _level(text: str) -> int:
 NAME_LIMIT = 24
 
 
-def _name(text: str) -> str:
-    name = " ".join(text.split())
-    if not name or len(name) > NAME_LIMIT:
-        raise argparse.ArgumentTypeError(_(
-            "a name must have 1 to {limit} characters, not '{text}'").format(
-                limit=NAME_LIMIT, text=text))
-    return name
-
-
 def _open_store(url: str | None) -> Any:
     # A missing extra raises ModuleNotFoundError: the CLI names the extra to install.
     from ..store import Store
