@@ -104,6 +104,7 @@ class KeeperApp(App[None]):
         self.numbers_label = ""
         self.undone: list[HandEntry] = []  # hands taken back, the last last (redo)
         self._held: list[events.Key] | None = None  # keys waiting (see hold_keys)
+        self._hold_wait = 0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -151,10 +152,12 @@ class KeeperApp(App[None]):
         if self._held is None:
             self._held = []
         deadline = time.monotonic() + seconds
+        self._hold_wait += 1
+        wait = self._hold_wait  # a later wait replaces this one
 
         async def check() -> None:
-            if self._held is None or not self.screen_stack:  # none, or quitting
-                return
+            if self._held is None or wait != self._hold_wait or not self.screen_stack:
+                return  # nothing held, another wait's, or quitting
             if until() or time.monotonic() > deadline:
                 held, self._held = self._held, None
                 for n, key in enumerate(held):
