@@ -34,6 +34,16 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HG_HYPOTHESIS_PROFILE", "ci"))
 
+
+def pytest_sessionstart(session: object) -> None:
+    """Bring the tests' PostgreSQL database to this schema as an operator would
+    (``hollywood-gin db upgrade``): servers refuse a database below it."""
+    url = os.environ.get("HOLLYWOOD_GIN_TEST_PG", "")
+    if url.startswith("postgresql"):
+        from hollywood_gin.migrate import upgrade
+
+        upgrade(url)
+
 #: Tests that set their own ``max_examples`` scale them by this under ``thorough``.
 _SCALE = 20 if os.environ.get("HG_HYPOTHESIS_PROFILE") == "thorough" else 1
 

@@ -22,16 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Column,
     Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
     bindparam,
     create_engine,
     delete,
@@ -48,6 +39,14 @@ from .errors import HollywoodGinError, IllegalActionError
 from .hand import HandResult
 from .match import Match
 from .rules import Rules
+from .schema import (
+    SCHEMA_REVISION,
+    actions_table,
+    hands_table,
+    matches_table,
+    schema_revision,
+    seats_table,
+)
 
 __all__ = [
     "DB_ENV",
@@ -61,7 +60,6 @@ __all__ = [
 ]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
-SCHEMA_VERSION = 1
 
 
 class StoreError(HollywoodGinError):
@@ -70,61 +68,6 @@ class StoreError(HollywoodGinError):
 
 class StoreConflict(StoreError):
     """Another writer appended to the match first; reload and try again."""
-
-
-_meta = MetaData()
-
-matches_table = Table(
-    "hg_matches",
-    _meta,
-    Column("id", String(32), primary_key=True),
-    Column("kind", String(16), nullable=False),  # computer, friend, keeper
-    Column("status", String(16), nullable=False),  # playing, finished, abandoned
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("first_dealer", Integer, nullable=False),
-    Column("players", Text, nullable=False),
-    Column("meta", Text, nullable=False),
-    Column("action_count", Integer, nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("totals", Text, nullable=True),
-)
-
-actions_table = Table(
-    "hg_actions",
-    _meta,
-    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("hand_number", Integer, nullable=False),
-    Column("player", Integer, nullable=False),
-    Column("action", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
-)
-
-hands_table = Table(
-    "hg_hands",
-    _meta,
-    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("hand_number", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("knocker", Integer, nullable=True),
-    Column("points", Integer, nullable=False),
-)
-
-seats_table = Table(
-    "hg_seats",
-    _meta,
-    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
-           primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("token_hash", String(64), nullable=False, unique=True),
-    Column("name", String(64), nullable=False),
-)
 
 
 def default_url() -> str:
@@ -184,7 +127,13 @@ class PendingAction:
 
 
 class Store:
-    """A connection to the saved-games database (created on first use)."""
+    """A connection to the saved-games database.
+
+    An empty database is created at this release's schema.  One below it is upgraded
+    here if it is SQLite (one user's file) and refused otherwise, naming
+    ``hollywood-gin db upgrade`` (the operator migrates a shared server once, after a
+    backup; see :mod:`hollywood_gin.migrate`).
+    """
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
@@ -192,14 +141,25 @@ class Store:
             kwargs: dict[str, Any] = {"future": True}
             if self.url.startswith("sqlite"):
                 kwargs["connect_args"] = {"timeout": 30}
+            elif self.url.startswith("postgresql") and "connect_timeout" not in self.url:
+                kwargs["connect_args"] = {"connect_timeout": 10}  # a dead server: fail, not hang
             self.engine: Engine = create_engine(self.url, **kwargs)
             if self.url.startswith("sqlite"):
                 event.listen(self.engine, "connect", _sqlite_pragmas)
-            _meta.create_all(self.engine)
+            with self.engine.connect() as conn:
+                current = schema_revision(conn) == SCHEMA_REVISION
         except ModuleNotFoundError:
             raise  # a driver's extra is missing (postgres): the CLI names it
         except Exception as exc:  # the driver's own errors vary; name the URL
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+        if not current:  # Alembic is loaded only when there is something to do
+            from .migrate import ensure_schema
+
+            try:
+                ensure_schema(self.engine, self.url)
+            except StoreError:
+                self.engine.dispose()
+                raise
 
     def close(self) -> None:
         self.engine.dispose()

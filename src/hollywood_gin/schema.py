@@ -1,0 +1,107 @@
+"""The saved-games tables: what the store reads and writes, and what migrations build.
+
+These definitions are the truth the migrations in ``hollywood_gin/migrations`` must
+reach: a test upgrades an empty database and compares it with :data:`metadata`, so a
+change here without a migration fails the suite (docs/deploy.md, "Adding a migration").
+Needs the optional extra ``store`` (SQLAlchemy).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    inspect,
+    text,
+)
+from sqlalchemy.engine import Connection
+
+__all__ = [
+    "SCHEMA_REVISION",
+    "VERSION_TABLE",
+    "actions_table",
+    "hands_table",
+    "matches_table",
+    "metadata",
+    "schema_revision",
+    "seats_table",
+]
+
+#: The Alembic revision these tables are (the newest migration's id; a test checks it).
+#: The store compares it with the database's without loading Alembic.
+SCHEMA_REVISION = "0001"
+#: Where Alembic keeps a database's revision: prefixed like our tables, so that another
+#: Alembic-managed application may share the database.
+VERSION_TABLE = "hg_alembic_version"
+
+metadata = MetaData()
+
+matches_table = Table(
+    "hg_matches",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("kind", String(16), nullable=False),  # computer, friend, keeper
+    Column("status", String(16), nullable=False),  # playing, finished, abandoned
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("players", Text, nullable=False),
+    Column("meta", Text, nullable=False),
+    Column("action_count", Integer, nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("totals", Text, nullable=True),
+)
+
+actions_table = Table(
+    "hg_actions",
+    metadata,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("hand_number", Integer, nullable=False),
+    Column("player", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+hands_table = Table(
+    "hg_hands",
+    metadata,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("hand_number", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("knocker", Integer, nullable=True),
+    Column("points", Integer, nullable=False),
+)
+
+seats_table = Table(
+    "hg_seats",
+    metadata,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("name", String(64), nullable=False),
+)
+
+
+def schema_revision(conn: Connection) -> str | None:
+    """The database's revision, or None if it has none (empty, or made before migrations).
+
+    Plain SQLAlchemy, so that opening an up-to-date database never loads Alembic.
+    """
+    if not inspect(conn).has_table(VERSION_TABLE):
+        return None
+    found = conn.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
+    return None if found is None else str(found)
