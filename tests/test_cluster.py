@@ -45,8 +45,9 @@ def _games(report: arena.ArenaReport) -> list[tuple[object, ...]]:
 
 
 def _comparable(report: arena.ArenaReport) -> dict[str, object]:
-    """A report without what depends on the machine: times and the job count."""
-    data = {k: v for k, v in report.to_dict().items() if k not in ("seconds", "jobs")}
+    """A report without what depends on the machine: times, the job count, the nodes."""
+    data = {k: v for k, v in report.to_dict().items()
+            if k not in ("seconds", "jobs", "ray_nodes")}
     for bot in data["bots"]:  # type: ignore[attr-defined]
         for key in [k for k in bot if k.startswith("decision_ms")]:
             del bot[key]

@@ -309,6 +309,7 @@ class ArenaReport:
     pair_sweeps: tuple[int, int, int]  # pairs won twice by A, split, won twice by B
     unfinished: int
     results: list[GameResult] = field(default_factory=list, repr=False)
+    ray_nodes: dict[str, int] | None = None  # chunks each Ray node computed (--ray only)
 
     def to_dict(self) -> dict[str, Any]:
         """Everything but the per-game results, as JSON-ready values."""
@@ -327,6 +328,8 @@ class ArenaReport:
             "unfinished": self.unfinished,
             "bots": [],
         }
+        if self.ray_nodes is not None:
+            out["ray_nodes"] = dict(self.ray_nodes)
         for bot in self.bots:
             d = asdict(bot)
             for key in ("match_win_ci", "hand_win_ci", "net_points_ci"):
@@ -343,6 +346,9 @@ class ArenaReport:
             f"{self.games} {self.mode} ({self.pairs} mirrored pairs), seed {self.seed}, "
             f"{self.seconds:.1f} s",
         ]
+        if self.ray_nodes:
+            lines[0] += (f", on Ray: {sum(self.ray_nodes.values())} chunks on "
+                         f"{len(self.ray_nodes)} node{'s' if len(self.ray_nodes) > 1 else ''}")
 
         def pct(x: float | None) -> str:
             return "-" if x is None else f"{100 * x:5.1f}%"
@@ -615,6 +621,7 @@ def run_arena(
     results: list[GameResult] = []
     start = time.perf_counter()
     done = 0
+    ray_nodes: dict[str, int] | None = None
     if ray is not None:
         from .cluster import RayPool
 
@@ -624,6 +631,7 @@ def run_arena(
                 done += 1
                 if progress:
                     progress(done, pairs)
+        ray_nodes = dict(cluster.nodes)
     elif jobs == 1 or pairs == 1:
         for task in tasks:
             results.extend(_play_pair(task))
@@ -640,7 +648,7 @@ def run_arena(
                 if progress:
                     progress(done, pairs)
     seconds = time.perf_counter() - start
-    return _aggregate(
+    report = _aggregate(
         (_spec_name(bot_a), _spec_name(bot_b)),
         results,
         engine=engine,
@@ -650,6 +658,8 @@ def run_arena(
         jobs=jobs,
         seconds=seconds,
     )
+    report.ray_nodes = ray_nodes
+    return report
 
 
 class ProgressBar:

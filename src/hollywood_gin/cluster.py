@@ -15,6 +15,7 @@ again when the call ends.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -24,8 +25,11 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-def _run_chunk(fn: Callable[[Any], Any], chunk: Sequence[Any]) -> list[Any]:
-    return [fn(item) for item in chunk]
+def _run_chunk(fn: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[str, list[Any]]:
+    """The chunk's results, and the id of the Ray node that computed them."""
+    import ray
+
+    return ray.get_runtime_context().get_node_id(), [fn(item) for item in chunk]
 
 
 def _connect(address: str, num_cpus: int | None) -> bool:
@@ -53,12 +57,14 @@ def ray_map(
     *,
     chunk_size: int | None = None,
     num_cpus: int | None = None,
+    nodes: Counter[str] | None = None,
 ) -> list[R]:
     """``[fn(x) for x in items]`` computed by Ray tasks, in the order of ``items``.
 
     Items are sent in chunks (``chunk_size``; by default about four chunks per CPU
     of the cluster) so that short jobs are not swamped by task overhead.
-    ``num_cpus`` limits a local Ray started here.
+    ``num_cpus`` limits a local Ray started here.  ``nodes``, if given, counts the
+    chunks each Ray node computed (by node id): proof that a cluster was used.
     """
     import ray
 
@@ -71,14 +77,18 @@ def ray_map(
             resources = ray.cluster_resources()  # type: ignore[no-untyped-call]  # untyped in ray
             cpus = max(1, int(resources.get("CPU", 1)))
             chunk_size = max(1, -(-len(work) // (4 * cpus)))
-        remote = ray.remote(_run_chunk)
+        # SPREAD: the chunks are independent and CPU-bound, so spread them over the nodes
+        # rather than queue them where the driver is (Ray's default prefers that node).
+        remote = ray.remote(_run_chunk).options(scheduling_strategy="SPREAD")
         fn_ref = ray.put(fn)
         refs = [
             remote.remote(fn_ref, work[i : i + chunk_size]) for i in range(0, len(work), chunk_size)
         ]
         out: list[R] = []
-        for chunk in ray.get(refs):
+        for node, chunk in ray.get(refs):
             out.extend(chunk)
+            if nodes is not None:
+                nodes[node] += 1
         return out
     finally:
         if started:
@@ -91,12 +101,13 @@ class RayPool:
 
     Use it as a context manager: Ray is started (or joined) on entry and, if started
     here, stopped on exit.  ``imap_unordered`` yields in item order, which is one of
-    the orders it may yield in.
+    the orders it may yield in.  :attr:`nodes` counts the chunks each Ray node computed.
     """
 
     def __init__(self, address: str = "auto", *, num_cpus: int | None = None) -> None:
         self.address = address
         self.num_cpus = num_cpus
+        self.nodes: Counter[str] = Counter()
         self._started = False
 
     def __enter__(self) -> RayPool:
@@ -113,7 +124,8 @@ class RayPool:
     def map(
         self, fn: Callable[[T], R], items: Iterable[T], chunksize: int | None = None
     ) -> list[R]:
-        return ray_map(fn, items, self.address, chunk_size=chunksize, num_cpus=self.num_cpus)
+        return ray_map(fn, items, self.address, chunk_size=chunksize, num_cpus=self.num_cpus,
+                       nodes=self.nodes)
 
     def imap(
         self, fn: Callable[[T], R], items: Iterable[T], chunksize: int | None = None
