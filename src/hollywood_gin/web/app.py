@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store import Store
+from .ops import Ops, OpsMiddleware
 from .protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGE_BURST,
@@ -147,6 +148,7 @@ def create_app(
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
+    ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
     origins = None if allowed_origins is None else frozenset(o.rstrip("/") for o in allowed_origins)
 
     def page(request: Request) -> Response:
@@ -177,6 +179,8 @@ def create_app(
                 raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
             out = await manager.create(opponent=data.get("opponent"), level=data.get("level"),
                                        preset=data.get("preset"), name=data.get("name"))
+            ops.table_created(out["table"], data.get("opponent"), data.get("level"),
+                              data.get("preset"))
         except TableError as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse(out, status_code=201)
@@ -189,6 +193,7 @@ def create_app(
                 raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
             out = await manager.join(request.path_params["table"], invite=data.get("invite"),
                                      name=data.get("name"))
+            ops.event("seat_joined", table=out["table"], seat=out["seat"])
         except TableError as exc:
             return JSONResponse({"error": exc.message}, status_code=exc.status)
         return JSONResponse(out)
@@ -228,13 +233,16 @@ def create_app(
             Route("/api/tables/{table}/join", join_table, methods=["POST"]),
             WebSocketRoute("/ws/{table}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+            *ops.routes(),
         ],
         middleware=[],
         lifespan=lifespan,
     )
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(OpsMiddleware, ops=ops)
     app.state.manager = manager
     app.state.store = the_store
+    app.state.ops = ops
     return app
 
 

@@ -21,6 +21,9 @@ from .protocol import MESSAGE_BURST, MESSAGE_RATE
 __all__ = ["register", "serve_origins"]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
+#: Origins allowed to open tables, separated by spaces (what --origin adds to): a
+#: deployment's environment file names its public origin once for every process.
+ORIGINS_ENV = "HOLLYWOOD_GIN_ORIGINS"
 #: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
 #: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
 WS_MAX_SIZE = 1 << 20
@@ -56,6 +59,17 @@ def _origin(text: str) -> str:
     return text
 
 
+def _env_origins() -> list[str]:
+    """The origins of ``$HOLLYWOOD_GIN_ORIGINS``, checked like --origin values."""
+    out = []
+    for text in os.environ.get(ORIGINS_ENV, "").split():
+        try:
+            out.append(_origin(text))
+        except argparse.ArgumentTypeError as exc:
+            raise HollywoodGinError(f"${ORIGINS_ENV}: {exc}") from None
+    return out
+
+
 def _check_address(host: str, port: int) -> None:
     """Refuse, in one line and before anything starts, an address the server could not
     listen on (uvicorn would log its failure over several lines after starting up)."""
@@ -80,19 +94,21 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     from ..store import Store
     from .app import create_app
+    from .ops import log_config
 
     if not args.host.strip():
         raise HollywoodGinError(_("--host must not be empty"))
     _check_address(args.host, args.port)
+    origins = serve_origins(args.host, args.port, _env_origins() + args.origin)
+    config = log_config(args.log_format, args.log_level, args.access_log)
     store = Store(args.db or os.environ.get(DB_ENV) or None)
-    origins = serve_origins(args.host, args.port, args.origin)
     app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
                      message_rate=args.message_rate, message_burst=args.message_burst)
     print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
           flush=True)
     try:
         uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                    log_level=args.log_level, access_log=args.access_log, lifespan="on")
+                    log_config=config, access_log=args.access_log, lifespan="on")
     finally:
         store.close()
     return 0
@@ -120,7 +136,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        "user's data directory)")
     serve.add_argument("--origin", action="append", default=[], metavar="ORIGIN", type=_origin,
                        help="an origin allowed to open tables, like https://gin.example.com "
-                       "(repeatable; needed behind a proxy or on a public name)")
+                       "(repeatable; needed behind a proxy or on a public name; also read, "
+                       f"space-separated, from ${ORIGINS_ENV})")
     serve.add_argument("--bot-delay", type=number(0, 10), default=0.6, metavar="SECONDS",
                        help="pause before each computer action, 0 to 10 (0.6)")
     serve.add_argument("--message-rate", type=number(0), default=MESSAGE_RATE,
@@ -133,4 +150,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", dest="access_log", action="store_false",
                        help="do not log every HTTP request")
+    serve.add_argument("--log-format", choices=["text", "json"], default="text",
+                       help="'json': one JSON object a line, one per table event and error "
+                       "(never a card), for a log collector (text)")
     serve.set_defaults(func=_cmd_serve)

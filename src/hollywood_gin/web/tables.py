@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -171,6 +172,7 @@ class TableManager:
         self._loading: dict[str, asyncio.Lock] = {}
         self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self.on_commit: Callable[[Table, PendingAction, float], None] | None = None  # ops
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking store call off the event loop."""
@@ -201,12 +203,15 @@ class TableManager:
                         try:
                             await self.run(self.store.append_actions, [item])
                         except Exception as exc:
-                            future.set_exception(exc)
+                            if not future.done():  # its caller may have gone (cancelled)
+                                future.set_exception(exc)
                         else:
-                            future.set_result(None)
+                            if not future.done():
+                                future.set_result(None)
                 else:
                     for _, future in batch:
-                        future.set_result(None)
+                        if not future.done():
+                            future.set_result(None)
         finally:
             self._writer = None
 
@@ -420,7 +425,7 @@ class TableManager:
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Check, commit, then apply; on a store failure reload the truth from the store."""
-        pm = table.pm
+        pm, started = table.pm, time.perf_counter()
         try:
             pending = pm.prepare(action, seat)
         except IllegalActionError as exc:
@@ -441,6 +446,8 @@ class TableManager:
             self._broadcast(table)
             raise ProtocolError("server", "the action could not be saved; try again") from None
         pm.applied(pending, action)
+        if self.on_commit is not None:
+            self.on_commit(table, pending, time.perf_counter() - started)
 
     async def _next_hand(self, table: Table, seat: int, rid: int | None) -> None:
         async with table.lock:

@@ -1,0 +1,360 @@
+"""What an operator needs of a running server: ``/healthz``, ``/readyz``, ``/metrics`` and
+structured logs.
+
+- ``/healthz``: liveness, answered by the event loop alone (restart the process if not).
+- ``/readyz``: the database answers a real query (the schema revision) within
+  :data:`READY_TIMEOUT` seconds and is at this release's schema; 503 otherwise (take the
+  process out of the proxy's rotation, do not restart it).
+- ``/metrics``: Prometheus text (``prometheus_client``, a registry per app): tables open,
+  seats connected, actions (a counter: ``rate()`` gives actions per second), the action
+  latency histogram, database errors, tables created, hands ended, WebSockets.
+- Logs: one line per table event (created, joined, seat connected and gone, hand and
+  match ended, each action at debug level) and per error, as JSON lines with
+  ``serve --log-format json``.  No card ever reaches a log: events carry an action's
+  kind (``discard``), never its card, database errors their class and SQLSTATE, never a
+  statement or its parameters, and every handler redacts anything card-like from free
+  text (a message from elsewhere that names a card) as a last line of defence.
+
+:class:`Ops` holds the hooks the table code calls (:meth:`Ops.action_committed`,
+:meth:`Ops.event`, :meth:`Ops.db_error`); :func:`log_config` is the logging set-up
+``serve`` hands to uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+from sqlalchemy import event, text
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.exc import IntegrityError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..schema import SCHEMA_REVISION, schema_revision
+from ..store import PendingAction, Store
+
+if TYPE_CHECKING:
+    from .tables import Table, TableManager
+
+__all__ = [
+    "LOG_FORMATS",
+    "READY_TIMEOUT",
+    "JsonFormatter",
+    "Metrics",
+    "Ops",
+    "OpsMiddleware",
+    "RedactCards",
+    "log_config",
+    "redact",
+]
+
+log = logging.getLogger("hollywood_gin.web.events")
+
+READY_TIMEOUT = 2.0
+LOG_FORMATS = ("text", "json")
+#: Seconds; actions are committed in a group, so most take one disk flush or a few.
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+#: A card in any of its spellings: ``Th``, ``10h``, ``10♥``, or a suit symbol at all.
+_CARD = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b|(?:10|[2-9TJQKA])?[♣♦♥♠]")
+_TABLE_PATH = re.compile(r"^/ws/([0-9a-f]{32})$")
+
+
+def redact(message: str) -> str:
+    """``message`` with every card-like word replaced by ``**``."""
+    return _CARD.sub("**", message)
+
+
+class RedactCards(logging.Filter):
+    """A handler filter: a record's message, traceback and event fields lose anything
+    card-like."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        clean = redact(message)
+        if clean != message:
+            record.msg, record.args = clean, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            record.fields = {key: redact(value) if isinstance(value, str) else value
+                             for key, value in fields.items()}
+        return True
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ``ts``, ``level``, ``logger``, ``event``, ``msg`` and the
+    event's fields; uvicorn's access lines become ``event: http`` with their parts."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "event": getattr(record, "event", None) or "log",
+        }
+        args = record.args
+        if record.name == "uvicorn.access" and isinstance(args, tuple) and len(args) == 5:
+            client, method, path, version, status = args
+            out.update(event="http", client=client, method=method, path=path,
+                       http=version, status=status)
+        elif not hasattr(record, "event"):  # an event's fields say it all
+            out["msg"] = record.getMessage()
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            out.update(fields)
+        if record.exc_info:
+            out["error"] = record.exc_info[0].__name__ if record.exc_info[0] else None
+            if not record.exc_text:
+                record.exc_text = self.formatException(record.exc_info)
+        if record.exc_text:
+            out["traceback"] = record.exc_text
+        return json.dumps(out, default=str, ensure_ascii=False)
+
+
+def log_config(fmt: str = "text", level: str = "info", access_log: bool = True
+               ) -> dict[str, Any]:
+    """The ``logging.config.dictConfig`` for ``serve``: uvicorn's loggers and ours on
+    stderr, in uvicorn's text format or as JSON lines, every line through
+    :class:`RedactCards`.  ``debug`` adds our per-action events; uvicorn stays at info
+    (its debug lines are whole WebSocket frames)."""
+    if fmt not in LOG_FORMATS:
+        raise ValueError(f"the log format must be one of {', '.join(LOG_FORMATS)}, not {fmt!r}")
+    json_lines = {"()": "hollywood_gin.web.ops.JsonFormatter"}
+    formatters = {
+        "main": json_lines if fmt == "json" else {
+            "()": "uvicorn.logging.DefaultFormatter",
+            "fmt": "%(levelprefix)s %(name)s: %(message)s", "use_colors": None},
+        "access": json_lines if fmt == "json" else {
+            "()": "uvicorn.logging.AccessFormatter",
+            "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s'},
+    }
+    handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
+               "filters": ["redact"]}
+    upper = level.upper()
+    # uvicorn's own debug lines dump WebSocket frames (cards and all): never below info.
+    server = "INFO" if upper == "DEBUG" else upper
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"redact": {"()": "hollywood_gin.web.ops.RedactCards"}},
+        "formatters": formatters,
+        "handlers": {"main": {**handler, "formatter": "main"},
+                     "access": {**handler, "formatter": "access"}},
+        "loggers": {
+            "uvicorn": {"handlers": ["main"], "level": server, "propagate": False},
+            "uvicorn.error": {"level": server},
+            "uvicorn.access": {"handlers": ["access"] if access_log else [], "level": "INFO",
+                               "propagate": False},
+            "hollywood_gin": {"handlers": ["main"], "level": upper, "propagate": False},
+        },
+    }
+
+
+class Metrics:
+    """The server's Prometheus metrics, in a registry of their own (one per app)."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        r = self.registry
+        self.tables_open = Gauge("hollywood_gin_tables_open",
+                                 "Tables live in this process's memory", registry=r)
+        self.seats_connected = Gauge("hollywood_gin_seats_connected",
+                                     "WebSockets attached to a seat", registry=r)
+        self.actions = Counter("hollywood_gin_actions",
+                               "Actions committed (rate() is actions a second)", ["by"],
+                               registry=r)
+        self.action_seconds = Histogram(
+            "hollywood_gin_action_seconds",
+            "From an action's check at its table to its commit in the database",
+            ["by"], buckets=LATENCY_BUCKETS, registry=r)
+        self.db_errors = Counter("hollywood_gin_db_errors",
+                                 "Database errors (a lost connection, a timeout; not the "
+                                 "expected conflicts between writers)", registry=r)
+        self.tables_created = Counter("hollywood_gin_tables_created", "Tables created",
+                                      ["opponent"], registry=r)
+        self.hands_ended = Counter("hollywood_gin_hands_ended", "Hands ended, by how",
+                                   ["kind"], registry=r)
+        self.websockets = Counter("hollywood_gin_websockets",
+                                  "WebSockets opened to a table", registry=r)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+class Ops:
+    """The operator's view of one app: metrics, events and the readiness probe.
+
+    The table code reports through :meth:`action_committed` (every committed action),
+    :meth:`event` (anything else worth a log line) and :meth:`db_error`; the gauges read
+    the table manager when scraped.
+    """
+
+    def __init__(self, store: Store, manager: TableManager | None = None,
+                 metrics: Metrics | None = None) -> None:
+        self.store = store
+        self.metrics = metrics if metrics is not None else Metrics()
+        self._probe: asyncio.Future[str | None] | None = None
+        event.listen(store.engine, "handle_error", self._on_db_error)
+        if manager is not None:
+            self.watch(manager)
+
+    def watch(self, manager: TableManager) -> None:
+        """Read the gauges from ``manager`` and have it report its commits here."""
+        def tables() -> list[Table]:
+            return list(manager._tables.values())
+
+        self.metrics.tables_open.set_function(lambda: float(len(tables())))
+        self.metrics.seats_connected.set_function(lambda: float(sum(
+            len(boxes) for table in tables() for boxes in table.outboxes)))
+        manager.on_commit = self.action_committed
+
+    # -- hooks -------------------------------------------------------------------------
+
+    def event(self, name: str, severity: int = logging.INFO, **fields: Any) -> None:
+        """One log line for a table event; ``fields`` must hold no card and no secret."""
+        if log.isEnabledFor(severity):
+            described = " ".join(f"{key}={value}" for key, value in fields.items())
+            log.log(severity, "%s %s", name, described,
+                    extra={"event": name, "fields": fields})
+
+    def action_committed(self, table: Table, pending: PendingAction, seconds: float) -> None:
+        """An action was committed (and applied): count it, time it, and log it and what
+        it ended."""
+        by = "computer" if pending.player == table.computer_seat else "player"
+        self.metrics.actions.labels(by).inc()
+        self.metrics.action_seconds.labels(by).observe(seconds)
+        kind = pending.action.split(" ", 1)[0]  # 'discard Th' -> 'discard': never the card
+        self.event("action", logging.DEBUG, table=pending.match_id, seq=pending.seq,
+                   hand=pending.hand_number, seat=pending.player, by=by, action=kind,
+                   ms=round(seconds * 1000, 2))
+        result = pending.hand_result
+        if result is not None:
+            self.metrics.hands_ended.labels(result.kind).inc()
+            self.event("hand_ended", table=pending.match_id, hand=pending.hand_number,
+                       how=result.kind, winner=result.winner, points=result.points)
+        if pending.finished is not None:
+            winner, totals = pending.finished
+            self.event("match_ended", table=pending.match_id, winner=winner,
+                       totals=list(totals))
+
+    def table_created(self, table: str, opponent: object, level: object, preset: object
+                      ) -> None:
+        name = opponent if opponent in ("computer", "friend") else "other"
+        self.metrics.tables_created.labels(str(name)).inc()
+        self.event("table_created", table=table, opponent=name,
+                   level=level if isinstance(level, int) else None,
+                   preset=preset if isinstance(preset, str) else None)
+
+    def db_error(self, operation: str, exc: BaseException) -> None:
+        self.metrics.db_errors.inc()
+        self.event("db_error", logging.ERROR, operation=operation, error=type(exc).__name__,
+                   sqlstate=getattr(getattr(exc, "orig", exc), "sqlstate", None))
+
+    def _on_db_error(self, context: ExceptionContext) -> None:
+        if isinstance(context.sqlalchemy_exception, IntegrityError):
+            return  # two writers raced: the store turns it into a conflict, as designed
+        statement = (context.statement or "").split(None, 1)[:1]
+        self.db_error(statement[0].lower() if statement else "connect",
+                      context.original_exception)
+
+    # -- endpoints ---------------------------------------------------------------------
+
+    def routes(self) -> list[Route]:
+        return [Route("/healthz", self.healthz), Route("/readyz", self.readyz),
+                Route("/metrics", self.render_metrics)]
+
+    async def healthz(self, request: Request) -> Response:
+        return JSONResponse({"ok": True})
+
+    def _check_database(self) -> str | None:
+        with self.store.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text(f"SET LOCAL statement_timeout = {int(READY_TIMEOUT * 1000)}"))
+            return schema_revision(conn)
+
+    async def readyz(self, request: Request) -> Response:
+        # One probe at a time: a hung database must not pile up threads.
+        if self._probe is None or self._probe.done():
+            self._probe = asyncio.ensure_future(asyncio.to_thread(self._check_database))
+            self._probe.add_done_callback(_retrieved)
+        try:
+            revision = await asyncio.wait_for(asyncio.shield(self._probe), READY_TIMEOUT)
+        except TimeoutError:
+            return JSONResponse({"ready": False, "database": "timeout"}, status_code=503)
+        except Exception as exc:
+            return JSONResponse({"ready": False, "database": "unreachable",
+                                 "error": type(exc).__name__}, status_code=503)
+        if revision != SCHEMA_REVISION:
+            return JSONResponse({"ready": False, "database": f"schema {revision}, this "
+                                 f"release needs {SCHEMA_REVISION}"}, status_code=503)
+        return JSONResponse({"ready": True, "schema": revision})
+
+    async def render_metrics(self, request: Request) -> Response:
+        # On the event loop, like the tables the gauges read.
+        return Response(self.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+
+def _retrieved(future: asyncio.Future[str | None]) -> None:
+    """A probe that outlived its request has its outcome read (and so not reported)."""
+    if not future.cancelled():
+        future.exception()
+
+
+class OpsMiddleware:
+    """Pure ASGI middleware: a table's WebSockets opening and closing, as events."""
+
+    def __init__(self, app: ASGIApp, ops: Ops) -> None:
+        self.app = app
+        self.ops = ops
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = _TABLE_PATH.match(scope.get("path", "")) if scope["type"] == "websocket" \
+            else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        table = found.group(1)
+        opened = time.monotonic()
+        state: dict[str, Any] = {"open": False, "code": None}
+
+        async def watch_send(message: Message) -> None:
+            if message["type"] == "websocket.accept":
+                state["open"] = True
+                self.ops.metrics.websockets.inc()
+                self.ops.event("ws_open", table=table)
+            elif message["type"] == "websocket.close":
+                state["code"] = message.get("code", 1000)
+            await send(message)
+
+        async def watch_receive() -> Message:
+            message = await receive()
+            if message["type"] == "websocket.disconnect" and state["code"] is None:
+                state["code"] = message.get("code", 1005)
+            return message
+
+        try:
+            await self.app(scope, watch_receive, watch_send)
+        finally:
+            if state["open"]:
+                self.ops.event("ws_closed", table=table, code=state["code"],
+                               seconds=round(time.monotonic() - opened, 1))
