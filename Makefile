@@ -26,10 +26,12 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 
-# The web tests need Debian's Chromium and a PostgreSQL server; .ci/browser.sh and
-# .ci/postgres.sh install them when missing (with apt-get, as root) and start PostgreSQL.
+# The web tests need Debian's Chromium and a PostgreSQL server, the deployment tests nginx,
+# Caddy and systemd-analyze; .ci/browser.sh, .ci/deploy.sh and .ci/postgres.sh install them
+# when missing (with apt-get, as root) and start PostgreSQL.
 test: lint
 	bash .ci/browser.sh >/dev/null
+	bash .ci/deploy.sh
 	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest
 
 clean:

@@ -1,5 +1,6 @@
 """The ``db`` subcommand: the saved-games database's schema (``upgrade``, ``current``,
-``history``, and ``revision`` for developers).
+``history``), ``check`` (every saved match replays: a restore check), and ``revision``
+for developers.
 
 Importing this module needs only the standard library; SQLAlchemy and Alembic are
 imported when a ``db`` command runs.
@@ -64,6 +65,28 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_check(args: argparse.Namespace) -> int:
+    from .store import Store, StoreError, _safe_url
+
+    url = _url(args)
+    store = Store(url)
+    try:
+        matches = store.matches()
+        actions, broken = 0, []
+        for stored in matches:
+            try:
+                actions += store.open_match(stored.id).action_count
+            except StoreError as exc:
+                broken.append(f"{stored.id}: {exc}")
+    finally:
+        store.close()
+    for line in broken:
+        print(f"hollywood-gin: does not replay: {line}")
+    print(f"hollywood-gin: database {_safe_url(url)}: {len(matches) - len(broken)} of "
+          f"{len(matches)} saved matches replay ({actions} actions)")
+    return 1 if broken else 0
+
+
 def _cmd_revision(args: argparse.Namespace) -> int:
     from . import migrate
 
@@ -75,7 +98,7 @@ def _cmd_revision(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``db`` to the ``hollywood-gin`` command."""
     db = subparsers.add_parser(
-        "db", help="the saved-games database's schema: upgrade, current, history",
+        "db", help="the saved-games database: upgrade, current, history, check",
         description="Schema migrations of the saved-games database (Alembic, shipped in the "
         "package). Run `db upgrade` once after installing a new release, before starting the "
         "servers: PostgreSQL databases are not upgraded by the servers themselves.",
@@ -102,6 +125,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     history = sub.add_parser("history", help="the migrations this release ships")
     history.set_defaults(func=_cmd_history)
+
+    check = sub.add_parser("check", help="replay every saved match (a restore check)",
+                           description="Load every saved match and replay its actions "
+                           "through the engine; exit 1 if any does not replay.")
+    check.add_argument("--db", default=None, help=db_help)
+    check.set_defaults(func=_cmd_check)
 
     revision = sub.add_parser("revision", help="for developers: write the next migration",
                               description="Write the next migration file in the package, "

@@ -1,0 +1,509 @@
+"""The deployment recipe of docs/deploy.md, kept true.
+
+- The systemd units pass ``systemd-analyze verify``; nginx.conf passes ``nginx -t``; the
+  Caddyfile passes ``caddy validate``.
+- The Dockerfile and compose.yaml (parsed, Docker cannot run here) start exactly the
+  commands the units start: the same ``db upgrade``, the same ``serve`` with the same
+  options, on the ports nginx.conf proxies to, with the same environment variables.
+- The recipe runs: a fresh PostgreSQL schema upgraded by the migration unit's command, two
+  processes started with the server unit's command, nginx with deploy/nginx.conf and a
+  self-signed certificate in front; through it, over TLS: the pages, /readyz, a
+  WebSocket playing a table, tables spread over both processes, and a process killed
+  with SIGKILL whose table goes on in the other.
+- A backup made by deploy/backup.sh restores with deploy/restore-check.sh, and every match
+  in it replays.
+
+nginx, Caddy, openssl and systemd-analyze come from Debian (``.ci/deploy.sh``); missing,
+these tests FAIL rather than skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import yaml
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+import hollywood_gin
+from hollywood_gin.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+SRC = str(Path(hollywood_gin.__file__).resolve().parents[1])
+PORTS = (8001, 8002)  # the ports nginx.conf and compose.yaml name
+UNIT_BINARY = "/opt/hollywood-gin/venv/bin/hollywood-gin"
+PG_ENV = "HOLLYWOOD_GIN_TEST_PG"
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin:/sbin:/bin")
+    if path is None:
+        pytest.fail(f"{name} is missing: install it with `bash .ci/deploy.sh` (Debian packages)")
+    return path
+
+
+def _unit(name: str) -> dict[str, dict[str, list[str]]]:
+    """A systemd unit file: section -> key -> values (a key may repeat)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] = {}
+    for raw in (DEPLOY / name).read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        key, _, value = line.partition("=")
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+def _env_file() -> dict[str, str]:
+    out = {}
+    for line in (DEPLOY / "hollywood-gin.env").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            key, _, value = line.partition("=")
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _serve_argv(port: int) -> list[str]:
+    """The server unit's command for one port, as ``hollywood-gin ...`` argv."""
+    (command,) = _unit("hollywood-gin@.service")["Service"]["ExecStart"]
+    argv = shlex.split(command.replace("%i", str(port)))
+    assert argv[0] == UNIT_BINARY
+    return ["hollywood-gin", *argv[1:]]
+
+
+def _migrate_argv() -> list[str]:
+    (command,) = _unit("hollywood-gin-migrate.service")["Service"]["ExecStart"]
+    argv = shlex.split(command)
+    assert argv[0] == UNIT_BINARY
+    return ["hollywood-gin", *argv[1:]]
+
+
+def _dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of the Dockerfile, continuation lines joined."""
+    out: list[tuple[str, str]] = []
+    pending = ""
+    for raw in (DEPLOY / "Dockerfile").read_text().splitlines():
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        line, pending = pending + line, ""
+        word, _, rest = line.partition(" ")
+        out.append((word.upper(), rest.strip()))
+    return out
+
+
+def _compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    return data
+
+
+def _nginx_ports() -> list[int]:
+    upstream = re.search(r"upstream hollywood_gin \{(.*?)\}", (DEPLOY / "nginx.conf").read_text(),
+                         re.S)
+    assert upstream is not None
+    return [int(p) for p in re.findall(r"server 127\.0\.0\.1:(\d+)", upstream.group(1))]
+
+
+# -- the files agree -------------------------------------------------------------------------
+
+
+def test_compose_and_the_image_start_the_commands_the_units_start() -> None:
+    instructions = _dockerfile()
+    entrypoint = json.loads(next(a for i, a in instructions if i == "ENTRYPOINT"))
+    cmd = json.loads(next(a for i, a in instructions if i == "CMD"))
+    assert entrypoint == ["hollywood-gin"]
+    assert [a for i, a in instructions if i == "FROM"][-1].startswith("python:3.11")
+    assert any('"hollywood-gin[web,postgres]"' in a for i, a in instructions if i == "RUN")
+    assert ["hollywood-gin", *cmd] == _serve_argv(PORTS[0])  # `docker run` alone: app1
+
+    services = _compose()["services"]
+    assert set(services) == {"db", "migrate", "proxy", "app1", "app2"}
+    assert ["hollywood-gin", *services["migrate"]["command"]] == _migrate_argv()
+    for name, port in zip(("app1", "app2"), PORTS, strict=True):
+        app = services[name]
+        assert ["hollywood-gin", *app["command"]] == _serve_argv(port)
+        assert app["network_mode"] == "service:proxy"  # 127.0.0.1:PORT as on a machine
+        assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert f"127.0.0.1:{port}/readyz" in " ".join(app["healthcheck"]["test"])
+        assert app["image"] == services["migrate"]["image"]
+        assert app["build"]["dockerfile"] == "deploy/Dockerfile"
+        # the variables of the units' environment file, besides the backup's own
+        wanted = {k for k in _env_file() if not k.startswith("HG_")}
+        assert set(app["environment"]) == wanted
+    assert _nginx_ports() == list(PORTS)
+    assert "./nginx.conf:/etc/nginx/conf.d/default.conf:ro" in services["proxy"]["volumes"]
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    assert services["db"]["image"].startswith("postgres:")
+
+    # Every command parses with the real command line, and the docs show the same ones.
+    parser = build_parser()
+    for argv in (_migrate_argv(), *(_serve_argv(p) for p in PORTS)):
+        parser.parse_args(argv[1:])
+    docs = (ROOT / "docs" / "deploy.md").read_text()
+    assert "systemctl enable --now hollywood-gin@8001 hollywood-gin@8002" in docs
+    assert " ".join(_serve_argv(8001)) in docs
+    assert " ".join(_migrate_argv()) in docs
+
+
+def test_the_systemd_units_verify(tmp_path: Path) -> None:
+    binary = Path(sys.executable).with_name("hollywood-gin")
+    assert binary.exists(), "the hollywood-gin command is not installed beside this Python"
+    names = ["hollywood-gin@.service", "hollywood-gin-migrate.service", "hollywood-gin.target",
+             "hollywood-gin-backup.service", "hollywood-gin-backup.timer"]
+    for name in names:
+        text = (DEPLOY / name).read_text().replace(UNIT_BINARY, str(binary))
+        text = text.replace("/opt/hollywood-gin/deploy/", f"{DEPLOY}/")
+        text = text.replace("/etc/hollywood-gin/hollywood-gin.env",
+                            str(DEPLOY / "hollywood-gin.env"))
+        (tmp_path / name).write_text(text)
+    shutil.copy(tmp_path / "hollywood-gin@.service", tmp_path / "hollywood-gin@8001.service")
+    checked = [str(tmp_path / n) for n in names if n != "hollywood-gin@.service"]
+    run = subprocess.run([_tool("systemd-analyze"), "verify", "--man=no", "--generators=no",
+                          str(tmp_path / "hollywood-gin@8001.service"), *checked],
+                         capture_output=True, text=True, env={**os.environ,
+                                                              "SYSTEMD_LOG_LEVEL": "warning"})
+    assert run.returncode == 0, run.stderr
+    ours = [line for line in run.stderr.splitlines() if str(tmp_path) in line]
+    assert ours == [], "\n".join(ours)  # an unknown key or a bad value is only a warning
+
+
+def _site(tmp: Path, ports: tuple[int, int], https: int, http: int) -> Path:
+    """deploy/nginx.conf for this machine: its ports, a self-signed certificate, no root."""
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    if not cert.exists():
+        subprocess.run([_tool("openssl"), "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-days", "2", "-subj", "/CN=localhost", "-addext",
+                        "subjectAltName=DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+                       check=True, capture_output=True)
+    site = (DEPLOY / "nginx.conf").read_text()
+    replacements = {
+        "/etc/letsencrypt/live/gin.example.com/fullchain.pem": str(cert),
+        "/etc/letsencrypt/live/gin.example.com/privkey.pem": str(key),
+        "/var/www/letsencrypt": str(tmp),
+        "server_name gin.example.com;": "server_name localhost;",
+        "127.0.0.1:8001": f"127.0.0.1:{ports[0]}",
+        "127.0.0.1:8002": f"127.0.0.1:{ports[1]}",
+        "listen 443 ssl http2;": f"listen 127.0.0.1:{https} ssl http2;",
+        "listen 80;": f"listen 127.0.0.1:{http};",
+    }
+    for old, new in replacements.items():
+        assert old in site, old
+        site = site.replace(old, new)
+    site = "\n".join(line for line in site.splitlines() if "listen [::]" not in line)
+    (tmp / "site.conf").write_text(site)
+    main = tmp / "nginx.conf"
+    main.write_text(f"""
+daemon off;
+pid {tmp}/nginx.pid;
+error_log {tmp}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log {tmp}/access.log;
+    client_body_temp_path {tmp}/body;
+    proxy_temp_path {tmp}/proxy;
+    fastcgi_temp_path {tmp}/fastcgi;
+    uwsgi_temp_path {tmp}/uwsgi;
+    scgi_temp_path {tmp}/scgi;
+    include {tmp}/site.conf;
+}}
+""")
+    return main
+
+
+def test_the_nginx_config_is_valid(tmp_path: Path) -> None:
+    main = _site(tmp_path, PORTS, 8443, 8080)
+    run = subprocess.run([_tool("nginx"), "-t", "-q", "-p", str(tmp_path), "-e",
+                          str(tmp_path / "error.log"), "-c", str(main)],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr + (tmp_path / "error.log").read_text()
+
+
+def test_the_caddyfile_is_valid(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path),
+           "XDG_CONFIG_HOME": str(tmp_path)}
+    run = subprocess.run([_tool("caddy"), "validate", "--adapter", "caddyfile", "--config",
+                          str(DEPLOY / "Caddyfile")], capture_output=True, text=True, env=env)
+    assert run.returncode == 0 and "Valid configuration" in run.stdout + run.stderr, run.stderr
+    assert "127.0.0.1:8001 127.0.0.1:8002" in (DEPLOY / "Caddyfile").read_text()
+
+
+# -- the recipe, run -------------------------------------------------------------------------
+
+
+def _pg_url() -> str:
+    url = os.environ.get(PG_ENV, "")
+    if not url.startswith("postgresql"):
+        pytest.fail(f"{PG_ENV} must be a postgresql URL (`eval \"$(bash .ci/postgres.sh)\"`)")
+    return url
+
+
+def _plain(url: str) -> str:
+    return url.split("?", 1)[0].replace("postgresql+psycopg://", "postgresql://")
+
+
+@pytest.fixture()
+def pg_schema() -> Iterator[str]:
+    """The URL of an empty schema of the test database (dropped afterwards)."""
+    import psycopg
+
+    base, name = _pg_url(), f"hg_deploy_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(_plain(base), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(_plain(base), autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _command(argv: list[str]) -> list[str]:
+    """``hollywood-gin ...`` as this Python runs it (the source under test first)."""
+    return [sys.executable, "-m", "hollywood_gin", *argv[1:]]
+
+
+def _wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, **kwargs: Any) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, log.read_text(errors="replace")[-3000:]
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(url, timeout=1, trust_env=False, **kwargs).status_code < 500:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"{url} did not answer in 30 s: {log.read_text()[-3000:]}")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def _tables_open(port: int) -> int:
+    body = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
+    found = re.search(r"^hollywood_gin_tables_open (\S+)$", body, re.M)
+    assert found is not None
+    return int(float(found.group(1)))
+
+
+def _sockets(log: Path) -> set[str]:
+    """The tables whose WebSockets a server's JSON log says it opened."""
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    return {line["table"] for line in lines if line["event"] == "ws_open"}
+
+
+class Seat:
+    """A seat's WebSocket through the proxy, over TLS."""
+
+    def __init__(self, base: str, origin: str, tls: ssl.SSLContext, table: str, token: str
+                 ) -> None:
+        self.ws = connect(f"{base}/ws/{table}", origin=Origin(origin), ssl=tls, proxy=None,
+                          open_timeout=10)
+        self.ws.send(json.dumps({"type": "hello", "token": token}))
+        self.state = self.wait(lambda f: f["type"] == "state")
+
+    def wait(self, pred: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + 15
+        while True:
+            frame: dict[str, Any] = json.loads(self.ws.recv(max(0.01, deadline - time.monotonic())))
+            if frame["type"] == "state":
+                self.state = frame
+            if pred(frame):
+                return frame
+
+    def play(self, rid: int) -> dict[str, Any]:
+        """One of our moves when it is our turn (first waiting for the computer's)."""
+        while self.state["hand"]["to_act"] != 0:
+            self.wait(lambda f: f["type"] == "state")
+        hand = self.state["hand"]
+        action = "pass" if hand["phase"] == "offer" else "draw" if hand["phase"] == "draw" \
+            else "discard " + min((h for h in hand["hints"] if h["discard"]),
+                                  key=lambda h: h["deadwood"])["card"]
+        self.ws.send(json.dumps({"type": "act", "action": action, "seq": self.state["seq"],
+                                 "rid": rid}))
+        reply = self.wait(lambda f: f.get("rid") == rid and f["type"] in ("ack", "error"))
+        if reply["type"] == "ack" and self.state["seq"] < reply["seq"]:
+            self.wait(lambda f: f["type"] == "state" and f["seq"] >= reply["seq"])
+        return reply
+
+
+def test_the_recipe_runs_behind_nginx_with_tls(tmp_path: Path, pg_schema: str) -> None:
+    https, http = _free_port(), _free_port()
+    ports = (_free_port(), _free_port())
+    origin = f"https://localhost:{https}"
+    env = {**os.environ, **_env_file(), "HOLLYWOOD_GIN_DB": pg_schema,
+           "HOLLYWOOD_GIN_ORIGINS": origin, "PYTHONUNBUFFERED": "1",
+           "PYTHONPATH": os.pathsep.join(p for p in (SRC, os.environ.get("PYTHONPATH")) if p)}
+
+    migrate = subprocess.run(_command(_migrate_argv()), env=env, capture_output=True, text=True,
+                             timeout=120)
+    assert migrate.returncode == 0, migrate.stderr
+    assert "created the tables at" in migrate.stdout
+
+    procs: dict[int, subprocess.Popen[bytes]] = {}
+    logs = {port: tmp_path / f"serve-{port}.log" for port in ports}
+    nginx: subprocess.Popen[bytes] | None = None
+    seats: list[Seat] = []
+    try:
+        for port in ports:
+            with logs[port].open("wb") as out:
+                procs[port] = subprocess.Popen(_command(_serve_argv(port)), env=env,
+                                               stdout=out, stderr=subprocess.STDOUT)
+        for port in ports:
+            _wait_http(f"http://127.0.0.1:{port}/healthz", procs[port], logs[port])
+        main = _site(tmp_path, ports, https, http)
+        nginx_log = tmp_path / "error.log"
+        nginx = subprocess.Popen([_tool("nginx"), "-p", str(tmp_path), "-e", str(nginx_log),
+                                  "-c", str(main)], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        base = f"https://localhost:{https}"
+        tls = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        _wait_http(base + "/healthz", nginx, nginx_log, verify=tls)
+        web = httpx.Client(base_url=base, verify=tls, trust_env=False, timeout=10)
+
+        # The site, through the proxy and TLS.
+        page = web.get("/")
+        assert page.status_code == 200 and "content-security-policy" in page.headers
+        assert page.headers["strict-transport-security"].startswith("max-age=")
+        assert web.get("/readyz").json()["ready"] is True
+        assert web.get("/metrics").status_code == 404  # scraped per process, not public
+        plain = httpx.get(f"http://127.0.0.1:{http}/t/x", trust_env=False)
+        assert plain.status_code == 301 and plain.headers["location"].startswith("https://")
+
+        # Tables through the proxy: each lives in one process, and both processes get some.
+        tables = []
+        for _ in range(16):
+            made = web.post("/api/tables", json={"opponent": "computer", "level": 1},
+                            headers={"origin": origin})
+            assert made.status_code == 201, made.text
+            tables.append(made.json())
+        ws_base = f"wss://localhost:{https}"
+        seats = [Seat(ws_base, origin, tls, t["table"], t["token"]) for t in tables]
+        held = {port: _tables_open(port) for port in ports}
+        assert sum(held.values()) == 16 and all(held.values()), held
+
+        first = seats[0]
+        for rid in range(1, 4):
+            reply = first.play(rid)
+            assert reply["type"] == "ack", reply
+        seq = first.state["seq"]
+        (home,) = [port for port in ports if tables[0]["table"] in _sockets(logs[port])]
+
+        # The process holding the table dies; the proxy sends its players to the other one,
+        # which replays the table from the database and goes on.
+        procs[home].send_signal(signal.SIGKILL)
+        procs[home].wait(10)
+        for seat in seats:
+            seat.ws.close()
+        seats = []
+        again = Seat(ws_base, origin, tls, tables[0]["table"], tables[0]["token"])
+        seats.append(again)
+        assert again.state["seq"] >= seq
+        assert again.play(10)["type"] == "ack"
+        (other,) = [port for port in ports if port != home]
+        assert tables[0]["table"] in _sockets(logs[other])  # it went on in the other process
+    finally:
+        for seat in seats:
+            with contextlib.suppress(Exception):
+                seat.ws.close()
+        if nginx is not None:
+            nginx.send_signal(signal.SIGQUIT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                nginx.wait(10)
+            if nginx.poll() is None:
+                nginx.kill()
+                nginx.wait(5)
+        for proc in procs.values():
+            _stop(proc)
+
+
+# -- backups ------------------------------------------------------------------------------
+
+
+def _database(name: str) -> str:
+    """A database of its own (made by .ci/postgres.sh, as the test database is)."""
+    run = subprocess.run(["bash", str(ROOT / ".ci" / "postgres.sh")], capture_output=True,
+                         text=True, env={**os.environ, "HG_PG_DB": name}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.strip().split("=", 1)[1]
+
+
+def test_a_backup_restores_and_every_match_replays(tmp_path: Path) -> None:
+    import psycopg
+
+    from hollywood_gin import Rules
+    from hollywood_gin.store import Store
+
+    test_db = _plain(_pg_url()).rsplit("/", 1)[1]
+    source, scratch = _database(f"{test_db}_bk"), _database(f"{test_db}_bk_restore")
+    for url in (source, scratch):
+        with psycopg.connect(_plain(url), autocommit=True) as conn:
+            conn.execute("DROP SCHEMA IF EXISTS public CASCADE")
+            conn.execute("CREATE SCHEMA public")
+    store = Store(source)
+    try:
+        pm = store.new_match(rules=Rules(), seed=5, players=("a", "b"))
+        for _ in range(30):
+            if pm.match.hand.is_over:
+                break
+            pm.act(pm.match.hand.legal_actions()[0])
+        actions = pm.action_count
+    finally:
+        store.close()
+
+    env = {**os.environ, "HOLLYWOOD_GIN_DB": source, "HG_RESTORE_CHECK_DB": scratch,
+           "HG_BACKUP_DIR": str(tmp_path / "backups"), "HG_BACKUP_DAYS": "14",
+           "HOLLYWOOD_GIN": str(Path(sys.executable).with_name("hollywood-gin")),
+           "PYTHONPATH": os.pathsep.join(p for p in (SRC, os.environ.get("PYTHONPATH")) if p)}
+    backup = subprocess.run([str(DEPLOY / "backup.sh")], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert backup.returncode == 0, backup.stderr
+    dump = Path(backup.stdout.strip())
+    assert dump.parent == tmp_path / "backups" and dump.stat().st_size > 0
+
+    check = subprocess.run([str(DEPLOY / "restore-check.sh")], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert check.returncode == 0, check.stderr + check.stdout
+    assert f"1 of 1 saved matches replay ({actions} actions)" in check.stdout
+    assert "restores and replays" in check.stdout
+
+    # A damaged dump is caught.
+    bad = tmp_path / "backups" / "hollywood-gin-bad.dump"
+    bad.write_bytes(dump.read_bytes()[: dump.stat().st_size // 2])
+    damaged = subprocess.run([str(DEPLOY / "restore-check.sh"), str(bad)], env=env,
+                             capture_output=True, text=True, timeout=120)
+    assert damaged.returncode != 0
