@@ -69,6 +69,13 @@ BAD_VALUES: dict[str, list[list[str]]] = {
         ["--port", "0"], ["--port", "70000"], ["--port", "-1"], ["--bot-delay", "-1"],
         ["--bot-delay", "nan"], ["--message-rate", "-1"], ["--message-burst", "0"],
         ["--origin", "gin.example.com"], ["--origin", "ftp://x"], ["--log-level", "loud"],
+        ["--log-format", "xml"],
+    ],
+    "db": [
+        [], ["bogus"], ["upgrade", "--db", f"sqlite:///{NOWHERE}/x.db"],
+        ["current", "--db", f"sqlite:///{NOWHERE}/x.db"],
+        ["check", "--db", f"sqlite:///{NOWHERE}/x.db"],
+        ["upgrade", "--revision", "9999", "--db", "sqlite://"],
     ],
 }
 
@@ -83,6 +90,7 @@ OUTPUT: dict[str, list[str]] = {
     "stats": ["stats", "--db", "sqlite://"],
     "score": ["score", "--help"],
     "serve": ["serve", "--help"],
+    "db": ["db", "history"],
 }
 
 
@@ -238,6 +246,10 @@ def test_replay_into_head_prints_its_first_line_quietly() -> None:
     ("uvicorn", ["serve"], "web"),
     ("starlette", ["serve"], "web"),
     ("sqlalchemy", ["serve"], "web"),
+    ("prometheus_client", ["serve"], "web"),
+    ("alembic", ["db", "upgrade", "--db", "sqlite://"], "store"),
+    ("psycopg", ["db", "upgrade", "--db", "postgresql+psycopg://u:p@127.0.0.1:9/x"],
+     "postgres"),
     ("textual", ["play"], "play"),
     ("textual", ["score"], "play"),
     ("sqlalchemy", ["stats"], "play"),
@@ -269,7 +281,7 @@ def test_the_extras_table_matches_pyproject() -> None:
     line can need (dev is the test tools, rl a library for research code)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
-    module_of = {"open-spiel": "pyspiel"}
+    module_of = {"open-spiel": "pyspiel", "prometheus-client": "prometheus_client"}
 
     def modules(extra: str) -> set[str]:
         found: set[str] = set()

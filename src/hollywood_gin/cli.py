@@ -38,9 +38,10 @@ LAYER_COMMANDS = ("arena", "tui.commands", "web.commands", "dbcommands")
 #: The top-level modules each optional extra of pyproject.toml installs (a test checks the
 #: two agree), so a missing one is named with the extra that brings it.
 EXTRA_MODULES: dict[str, frozenset[str]] = {
-    "store": frozenset({"sqlalchemy", "platformdirs"}),
-    "play": frozenset({"sqlalchemy", "platformdirs", "textual"}),
-    "web": frozenset({"sqlalchemy", "platformdirs", "starlette", "uvicorn"}),
+    "store": frozenset({"sqlalchemy", "alembic", "platformdirs"}),
+    "play": frozenset({"sqlalchemy", "alembic", "platformdirs", "textual"}),
+    "web": frozenset({"sqlalchemy", "alembic", "platformdirs", "starlette", "uvicorn",
+                      "prometheus_client"}),
     "postgres": frozenset({"psycopg"}),
     "plot": frozenset({"matplotlib"}),
     "openspiel": frozenset({"pyspiel", "numpy"}),
@@ -51,7 +52,7 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
 #: The extra a whole subcommand needs; its other needs (``--plot``, ``--ray``, a PostgreSQL
 #: URL) are found from the module that is missing.
 COMMAND_EXTRAS: dict[str, str] = {"play": "play", "score": "play", "stats": "play",
-                                  "serve": "web"}
+                                  "serve": "web", "db": "store"}
 
 
 class CommandParser(argparse.ArgumentParser):

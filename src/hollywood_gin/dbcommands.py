@@ -47,7 +47,7 @@ def _cmd_current(args: argparse.Namespace) -> int:
     try:
         with engine.connect() as conn:
             state = migrate.read_state(conn)
-    except HollywoodGinError:
+    except (HollywoodGinError, ModuleNotFoundError):
         raise
     except Exception as exc:
         raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {exc}") from None

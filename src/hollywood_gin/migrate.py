@@ -30,7 +30,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import MetaData, create_engine, event, inspect, text
+from sqlalchemy import MetaData, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Connection, Engine
 
 from .schema import SCHEMA_REVISION, VERSION_TABLE, metadata
@@ -173,11 +173,24 @@ def _ignorable(diff: Any) -> bool:
         getattr(diff[1], "name", None) == VERSION_TABLE
 
 
+def _in_memory(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.drivername.startswith("sqlite") and parsed.database in (None, "", ":memory:")
+
+
 @contextmanager
-def _locked(url: str) -> Iterator[Connection]:
-    """A connection in a transaction that no other migration of the database can enter."""
+def _locked(url: str, engine: Engine | None = None) -> Iterator[Connection]:
+    """A connection in a transaction that no other migration of the database can enter.
+
+    An in-memory SQLite database exists only in its own engine's connection: it is
+    migrated through ``engine`` (nothing else can reach it to race with).
+    """
+    if engine is not None and _in_memory(url):
+        with engine.begin() as conn:
+            yield conn
+        return
     sqlite = url.startswith("sqlite")
-    engine: Engine = create_engine(url, connect_args={"timeout": 30} if sqlite else {})
+    engine = create_engine(url, connect_args={"timeout": 30} if sqlite else {})
     if sqlite:
         # The driver's own transaction handling leaves DDL outside transactions: take
         # over, and take the write lock at BEGIN.
@@ -197,11 +210,13 @@ def _locked(url: str) -> Iterator[Connection]:
         engine.dispose()
 
 
-def upgrade(url: str, revision: str = "head") -> UpgradeResult:
+def upgrade(url: str, revision: str = "head", *, engine: Engine | None = None
+            ) -> UpgradeResult:
     """Bring the database at ``url`` to ``revision`` (stamping a previous release's
-    schema first), in one transaction; the same call again does nothing."""
+    schema first), in one transaction; the same call again does nothing.  ``engine``
+    is the caller's, needed only for an in-memory SQLite database."""
     try:
-        with _locked(url) as conn:
+        with _locked(url, engine) as conn:
             before = read_state(conn)
             _check_upgradable(before, url)
             cfg = alembic_config(conn)
@@ -209,8 +224,8 @@ def upgrade(url: str, revision: str = "head") -> UpgradeResult:
                 command.stamp(cfg, BASELINE)
             command.upgrade(cfg, revision)
             after = read_state(conn).revision
-    except StoreError:
-        raise
+    except (StoreError, ModuleNotFoundError):
+        raise  # a missing driver (postgres extra): the CLI names the extra
     except Exception as exc:  # the driver's and Alembic's errors vary; name the database
         raise StoreError(f"cannot upgrade the database {_safe_url(url)}: {exc}") from None
     assert after is not None
@@ -246,7 +261,7 @@ def ensure_schema(engine: Engine, url: str) -> None:
         return
     _check_upgradable(state, url)
     if url.startswith("sqlite") or state.empty:
-        upgrade(url)
+        upgrade(url, engine=engine)
         return
     raise StoreError(
         f"the database {_safe_url(url)} is {state.describe()}; this release needs schema "
