@@ -1,4 +1,8 @@
-"""Helpers of the database tests: the test PostgreSQL's URL, schemas in it, the fixtures."""
+"""Helpers of the database tests: the test PostgreSQL's URL (HOLLYWOOD_GIN_TEST_PG, as printed
+by .ci/postgres.sh; unset, the PostgreSQL tests FAIL, as the web tests do), schemas in it,
+the previous release's fixtures.
+
+No conftest.py here: tests/conftest.py is imported as `conftest` by the core tests."""
 
 from __future__ import annotations
 

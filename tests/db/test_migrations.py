@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import shutil
 import threading
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hg_db_support import FIXTURES, pg_url, plain
+from hg_db_support import FIXTURES, pg_url, plain, with_schema
 from sqlalchemy import Column, Integer, MetaData, create_engine, inspect, text
 
 from hollywood_gin import migrate
@@ -22,6 +23,40 @@ from hollywood_gin.schema import SCHEMA_REVISION, VERSION_TABLE, metadata
 from hollywood_gin.store import PersistentMatch, Store, StoreError
 
 EXPECTED: dict[str, Any] = json.loads((FIXTURES / "expected.json").read_text())
+
+
+# Each PostgreSQL test gets a schema of its own in the test database, reached through
+# ``search_path`` in its URL: no right to create databases needed, nothing left behind.
+
+
+@pytest.fixture()
+def pg_schema() -> Iterator[Callable[[], tuple[str, str]]]:
+    """Make empty schemas: each call returns (schema, URL whose tables live in it)."""
+    import psycopg
+
+    made: list[str] = []
+
+    def make() -> tuple[str, str]:
+        name = f"hg_test_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(plain(pg_url()), autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {name}")
+        made.append(name)
+        return name, with_schema(pg_url(), name)
+
+    yield make
+    if made:
+        with psycopg.connect(plain(pg_url()), autocommit=True) as conn:
+            for name in made:
+                conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_db(request: pytest.FixtureRequest, tmp_path: Path,
+             pg_schema: Callable[[], tuple[str, str]]) -> str:
+    """The URL of an empty database: a new SQLite file, or an empty PostgreSQL schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'games.db'}"
+    return pg_schema()[1]
 
 
 def _state(url: str) -> migrate.SchemaState:
