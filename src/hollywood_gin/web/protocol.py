@@ -16,10 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..actions import Discard, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..hand import HandResult, HandView, Phase
 from ..match import MatchView
 from ..melds import best_melds, deadwood
+from ..rules import OPTIONS, Option
 from ..sheet import ScoreSheet
 
 __all__ = [
@@ -35,10 +37,13 @@ __all__ = [
     "Hello",
     "NextHand",
     "ProtocolError",
+    "Rematch",
     "Sync",
     "TableInfo",
     "error_frame",
     "parse_client_message",
+    "public_log",
+    "seat_frame",
     "state_frame",
 ]
 
@@ -66,11 +71,12 @@ ERROR_CODES: dict[str, str] = {
     "server": "the server could not save the action; nothing changed",
     "rate": "more messages than the connection's rate allows: this one was dropped, nothing "
     "changed (said at most once a second)",
+    "abandoned": "the match was abandoned: nothing more can be played at this table",
 }
 
 ErrorCode = Literal[
     "bad_json", "too_large", "schema", "auth", "not_your_turn", "illegal", "stale", "waiting",
-    "conflict", "server", "rate",
+    "conflict", "server", "rate", "abandoned",
 ]
 
 
@@ -113,7 +119,14 @@ class Sync:
     rid: int | None = None
 
 
-ClientMessage = Hello | Act | NextHand | Sync
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """At the match's end: this seat wants (or accepts) a new match with the same opponent."""
+
+    rid: int | None = None
+
+
+ClientMessage = Hello | Act | NextHand | Sync | Rematch
 
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # type: (required fields, optional fields)
@@ -121,6 +134,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "act": (frozenset({"action", "seq"}), frozenset({"rid"})),
     "next": (frozenset(), frozenset({"rid"})),
     "sync": (frozenset(), frozenset({"rid"})),
+    "rematch": (frozenset(), frozenset({"rid"})),
 }
 
 
@@ -183,6 +197,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         return Act(action, seq, rid)
     if kind == "next":
         return NextHand(rid)
+    if kind == "rematch":
+        return Rematch(rid)
     return Sync(rid)
 
 
@@ -272,7 +288,30 @@ def _sheet(sheet: ScoreSheet) -> dict[str, Any]:
     }
 
 
-def _hand(view: HandView) -> dict[str, Any]:
+def public_log(view: HandView, upcard: Card | None) -> list[list[Any]]:
+    """The hand's public log, each action with the card it moved when that card is public:
+    ``[player, action, card]``.  The pile is face up (R4.4), so a ``pass`` names the upcard
+    refused, a ``take`` or ``pick`` the card taken, a ``discard`` its card; a stock draw
+    never names one.  ``upcard`` is the card
+    turned up at the deal (R3.3), from which the pile is followed forward; without it the
+    cards taken are named only when they can be told from the view."""
+    pile: list[Card | None] = [upcard]
+    out: list[list[Any]] = []
+    for player, action in view.history:
+        text = str(action)
+        card: Card | None = None
+        if isinstance(action, TakeUpcard | TakeDiscard):
+            card = pile.pop() if pile else None
+        elif isinstance(action, Pass):
+            card = pile[-1] if pile else None
+        elif isinstance(action, Discard):
+            card = action.card
+            pile.append(card)
+        out.append([player, text, None if card is None else card.text])
+    return out
+
+
+def _hand(view: HandView, upcard: Card | None = None) -> dict[str, Any]:
     """The seat's hand view: own cards and their best melds, the public pile and log."""
     layout = best_melds(view.hand)
     legal = [str(a) for a in view.legal_actions]
@@ -307,7 +346,7 @@ def _hand(view: HandView) -> dict[str, Any]:
         "taken": None if view.taken_card is None else view.taken_card.text,
         "upcard_refused": view.upcard_refused,
         "legal": legal,
-        "history": [[p, str(a)] for p, a in view.history],
+        "history": public_log(view, upcard),
         "result": None if view.result is None else _result(view.result),
     }
 
@@ -321,8 +360,13 @@ def state_frame(
     connected: tuple[bool, bool],
     ready: tuple[bool, bool],
     rid: int | None = None,
+    upcard: Card | None = None,
+    rematch: tuple[tuple[bool, bool], str | None] = ((False, False), None),
+    abandoned: int | None = None,
 ) -> dict[str, Any]:
-    """The whole state one seat may know, from its match view only."""
+    """The whole state one seat may know, from its match view (and the hand's upcard, public
+    since the deal), plus the table's public facts: who is there, who is ready for the next
+    deal, who asked for a rematch and its table, who abandoned the match."""
     rules = view.hand.rules
     return {
         "type": "state",
@@ -336,22 +380,21 @@ def state_frame(
         "opponent": info.opponent,
         "level": info.level,
         "preset": info.preset,
-        "rules": {
-            "knock_limit": rules.knock_limit,
-            "oklahoma": rules.oklahoma,
-            "gin_bonus": rules.gin_bonus,
-            "big_gin_bonus": rules.big_gin_bonus,
-            "undercut_bonus": rules.undercut_bonus,
-            "columns": rules.columns,
-            "game_target": rules.game_target,
-        },
+        "rules": rules.to_dict(),
         "joined": list(joined),
         "connected": list(connected),
         "ready": list(ready),
         "finished": view.finished,
-        "hand": _hand(view.hand),
+        "abandoned": abandoned,
+        "rematch": {"accepted": list(rematch[0]), "table": rematch[1]},
+        "hand": _hand(view.hand, upcard),
         "sheet": _sheet(view.sheet),
     }
+
+
+def seat_frame(table: str, seat: int, token: str, rid: int | None = None) -> dict[str, Any]:
+    """This seat's token at the rematch table: sent only to the seat's own sockets."""
+    return {"type": "seat", "rid": rid, "table": table, "seat": seat, "token": token}
 
 
 def error_frame(code: ErrorCode, message: str, rid: int | None = None) -> dict[str, Any]:
@@ -390,7 +433,7 @@ CLIENT_SCHEMA: dict[str, Any] = {
         },
         {
             "type": "object",
-            "properties": {"type": {"enum": ["next", "sync"]}, "rid": _RID},
+            "properties": {"type": {"enum": ["next", "sync", "rematch"]}, "rid": _RID},
             "required": ["type"],
             "additionalProperties": False,
         },
@@ -401,6 +444,28 @@ _CARD = {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"}
 _CARDS = {"type": "array", "items": _CARD}
 _PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _SEAT_OR_NULL = {"enum": [0, 1, None]}
+
+
+def _rule_schema(option: Option) -> dict[str, Any]:
+    if option.kind == "bool":
+        return {"type": "boolean"}
+    if option.kind == "choice":
+        return {"enum": list(option.choices)}
+    number: dict[str, Any] = {"type": "integer"}
+    if option.low is not None:
+        number["minimum"] = option.low
+    if option.high is not None:
+        number["maximum"] = option.high
+    return {"oneOf": [number, {"type": "null"}]} if option.kind == "optional_int" else number
+
+
+#: The rules in force: every option of the rule book §9 (``Rules.to_dict``).
+_RULES = {
+    "type": "object",
+    "properties": {o.name: _rule_schema(o) for o in OPTIONS},
+    "required": [o.name for o in OPTIONS],
+    "additionalProperties": False,
+}
 _LAYOUT = {
     "type": "object",
     "properties": {
@@ -446,6 +511,18 @@ SERVER_SCHEMA: dict[str, Any] = {
         {
             "type": "object",
             "properties": {
+                "type": {"const": "seat"},
+                "rid": {"type": ["integer", "null"]},
+                "table": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                "seat": {"enum": [0, 1]},
+                "token": {"type": "string", "pattern": TOKEN_RE.pattern},
+            },
+            "required": ["type", "rid", "table", "seat", "token"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {
                 "type": {"const": "state"},
                 "v": {"const": PROTOCOL_VERSION},
                 "rid": {"type": ["integer", "null"]},
@@ -457,11 +534,23 @@ SERVER_SCHEMA: dict[str, Any] = {
                 "opponent": {"enum": ["computer", "friend"]},
                 "level": {"type": ["integer", "null"]},
                 "preset": {"type": ["string", "null"]},
-                "rules": {"type": "object"},
+                "rules": _RULES,
                 "joined": {"type": "array", "items": {"type": "boolean"}},
                 "connected": {"type": "array", "items": {"type": "boolean"}},
                 "ready": {"type": "array", "items": {"type": "boolean"}},
                 "finished": {"type": "boolean"},
+                "abandoned": _SEAT_OR_NULL,
+                "rematch": {
+                    "type": "object",
+                    "properties": {
+                        "accepted": {"type": "array", "items": {"type": "boolean"},
+                                     "minItems": 2, "maxItems": 2},
+                        "table": {"oneOf": [{"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                                            {"type": "null"}]},
+                    },
+                    "required": ["accepted", "table"],
+                    "additionalProperties": False,
+                },
                 "hand": {
                     "type": "object",
                     "properties": {
@@ -491,8 +580,10 @@ SERVER_SCHEMA: dict[str, Any] = {
                         "upcard_refused": {"type": "boolean"},
                         "legal": {"type": "array", "items": {"type": "string"}},
                         "history": {"type": "array", "items": {
-                            "type": "array", "prefixItems": [{"enum": [0, 1]}, {"type": "string"}],
-                            "minItems": 2, "maxItems": 2,
+                            "type": "array",
+                            "prefixItems": [{"enum": [0, 1]}, {"type": "string"},
+                                            {"oneOf": [_CARD, {"type": "null"}]}],
+                            "minItems": 3, "maxItems": 3,
                         }},
                         "result": {"oneOf": [{"type": "null"}, {
                             "type": "object",
@@ -543,7 +634,7 @@ SERVER_SCHEMA: dict[str, Any] = {
             },
             "required": ["type", "v", "rid", "table", "seat", "seq", "hand_number", "names",
                          "opponent", "level", "preset", "rules", "joined", "connected", "ready",
-                         "finished", "hand", "sheet"],
+                         "finished", "abandoned", "rematch", "hand", "sheet"],
             "additionalProperties": False,
         },
     ],

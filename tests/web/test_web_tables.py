@@ -1,0 +1,302 @@
+"""Issue 11 §6-§7 at the protocol level, on SQLite and on PostgreSQL: rematch, abandoning
+from the lobby, the lobby's list of a browser's tables, custom rules and their checks,
+Origin and rate limits on the HTTP API, and a computer player that fails once and goes
+on (nothing that can hold a table up may live in one process's memory only)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import pytest
+from hg_web_support import SHORT_MATCH, Seat, Server, dumps, play_computer, play_match
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
+from websockets.typing import Origin
+
+from hollywood_gin.actions import parse_action
+from hollywood_gin.hand import Hand
+from hollywood_gin.rules import OPTIONS, PRESETS, Rules
+from hollywood_gin.web.protocol import public_log
+
+
+def _friends(server: Server, **body: Any) -> tuple[dict[str, Any], Seat, Seat]:
+    created = server.create(opponent="friend", name="Ann", **body)
+    joined = server.join(created["table"], created["invite"], "Bob")
+    a = Seat(server, created["table"], created["token"])
+    b = Seat(server, created["table"], joined["token"])
+    return created, a, b
+
+
+# -- rematch -----------------------------------------------------------------------------------
+
+
+def test_friends_rematch_at_the_same_seats_once_both_accept(server: Server) -> None:
+    created, a, b = _friends(server, rules=SHORT_MATCH)
+    early = a.request({"type": "rematch"})
+    assert (early["type"], early["code"]) == ("error", "illegal")
+    play_match(a, b)
+    assert a.state is not None and a.state["finished"]
+    assert a.state["rematch"] == {"accepted": [False, False], "table": None}
+
+    a.rid += 1
+    a.send({"type": "rematch", "rid": a.rid})
+    state = b.wait(lambda f: f["type"] == "state" and f["rematch"]["accepted"][0])
+    assert state["rematch"]["table"] is None
+    assert not any(f["type"] == "seat" for _, f in a.frames)
+
+    b.rid += 1
+    b.send({"type": "rematch", "rid": b.rid})
+    seat_b = b.wait(lambda f: f["type"] == "seat")
+    assert (seat_b["seat"], seat_b["rid"]) == (1, b.rid)
+    new = seat_b["table"]
+    assert new != created["table"]
+    a.wait(lambda f: f["type"] == "state" and f["rematch"]["table"] == new)
+    assert not any(f["type"] == "seat" for _, f in a.frames)  # A's token goes to A only
+    a.rid += 1
+    a.send({"type": "rematch", "rid": a.rid})
+    seat_a = a.wait(lambda f: f["type"] == "seat")
+    assert (seat_a["table"], seat_a["seat"]) == (new, 0)
+
+    a2, b2 = Seat(server, new, seat_a["token"]), Seat(server, new, seat_b["token"])
+    for seat, me in ((a2, 0), (b2, 1)):
+        s = seat.state
+        assert s is not None
+        assert (s["seat"], s["names"], s["joined"], s["hand_number"]) == (
+            me, ["Ann", "Bob"], [True, True], 1)
+        assert s["rules"] == a.state["rules"] and s["sheet"]["totals"] == [0, 0]
+    # Asking again gives a fresh token; the one before stops opening the seat.
+    a.rid += 1
+    a.send({"type": "rematch", "rid": a.rid})
+    again = a.wait(lambda f: f["type"] == "seat" and f["rid"] == a.rid)
+    assert again["token"] != seat_a["token"]
+    Seat(server, new, again["token"]).close()
+    stale = Seat(server, new, seat_a["token"], hello=False)
+    stale.send({"type": "hello", "token": seat_a["token"]})
+    assert stale.recv()["code"] == "auth"
+    # No invite opens the rematch: both seats are taken.
+    taken = server.post(f"/api/tables/{new}/join", {"invite": created["invite"], "name": "Eve"})
+    assert taken.status_code in (403, 409)
+    for seat in (a, b, a2, b2):
+        seat.close()
+
+
+def test_the_computer_accepts_a_rematch_at_once(server: Server) -> None:
+    created = server.create(opponent="computer", level=2, name="Ann", rules=SHORT_MATCH)
+    me = Seat(server, created["table"], created["token"])
+    play_computer(me)
+    answer = me.request({"type": "rematch"})
+    assert answer["type"] == "seat" and answer["seat"] == 0
+    again = Seat(server, answer["table"], answer["token"])
+    s = again.state
+    assert s is not None
+    assert (s["opponent"], s["level"], s["names"], s["hand_number"]) == (
+        "computer", 2, ["Ann", "Computer"], 1)
+    assert s["rules"] == Rules.preset("hollywood").replace(**SHORT_MATCH).to_dict()
+    me.close()
+    again.close()
+
+
+# -- abandon and the lobby's list ---------------------------------------------------------------
+
+
+def test_abandoning_ends_the_match_for_both_seats(server: Server) -> None:
+    created, a, b = _friends(server)
+    path = f"/api/tables/{created['table']}/abandon"
+    assert server.post(path, {"token": "x" * 32}).json()["code"] == "token"
+    assert server.post(path, {"token": b.token}, origin=None).status_code == 403
+    assert a.state is not None and a.state["abandoned"] is None
+    done = server.post(path, {"token": b.token})
+    assert done.status_code == 200 and done.json()["status"] == "abandoned"
+    state = a.wait(lambda f: f["type"] == "state" and f["abandoned"] == 1)
+    assert state["abandoned"] == 1
+    seat = {a.state["seat"]: a, 1 - a.state["seat"]: b}[state["hand"]["to_act"]]
+    refused = seat.request({"type": "act", "action": "pass", "seq": state["seq"]})
+    assert refused["code"] == "abandoned"
+    assert server.post(path, {"token": a.token}).status_code == 200  # said twice: still so
+    listed = server.post("/api/tables/mine", {"seats": [
+        {"table": created["table"], "token": a.token}]}).json()["tables"]
+    assert listed[0]["status"] == "abandoned"
+    a.close()
+    b.close()
+    # A reconnecting seat finds it abandoned (the store has it, not only this process).
+    again = Seat(server, created["table"], a.token)
+    assert again.state is not None and again.state["abandoned"] == 1
+    again.close()
+
+
+def test_a_finished_match_cannot_be_abandoned(server: Server) -> None:
+    created = server.create(opponent="computer", level=1, name="Ann", rules=SHORT_MATCH)
+    me = Seat(server, created["table"], created["token"])
+    play_computer(me)
+    answer = server.post(f"/api/tables/{created['table']}/abandon", {"token": me.token})
+    assert (answer.status_code, answer.json()["code"]) == (409, "finished")
+    me.close()
+
+
+def test_the_lobby_lists_a_browsers_tables_by_their_tokens(server: Server) -> None:
+    mine = server.create(opponent="computer", level=4, name="Ann", preset="classic")
+    other, a, b = _friends(server, rules={"knock_limit": 7})
+    seats = [{"table": mine["table"], "token": mine["token"]},
+             {"table": other["table"], "token": b.token},
+             {"table": other["table"], "token": mine["token"]},  # another table's token
+             {"table": "0" * 32, "token": "x" * 32}]
+    answer = server.post("/api/tables/mine", {"seats": seats})
+    assert answer.status_code == 200
+    got = answer.json()["tables"]
+    assert [g.get("gone", False) for g in got] == [False, False, True, True]
+    computer, friend = got[0], got[1]
+    assert (computer["opponent"], computer["level"], computer["preset"], computer["seat"]) == (
+        "computer", 4, "classic", 0)
+    assert (friend["seat"], friend["names"], friend["preset"], friend["joined"]) == (
+        1, ["Ann", "Bob"], None, True)
+    assert friend["rules"]["knock_limit"] == 7
+    assert computer["totals"] == [0, 0] and computer["hand_number"] == 1
+    assert computer["status"] == "playing" and computer["updated_at"] > 0
+    too_many = server.post("/api/tables/mine", {"seats": seats * 8})
+    assert (too_many.status_code, too_many.json()["code"]) == (400, "bad_json")
+    assert server.post("/api/tables/mine", {"seats": seats}, origin=None).status_code == 403
+    a.close()
+    b.close()
+
+
+# -- custom rules ---------------------------------------------------------------------------------
+
+
+def test_the_rules_api_describes_every_option_and_preset(server: Server) -> None:
+    described = httpx.get(server.base + "/api/rules", trust_env=False).json()
+    assert [o["name"] for o in described["options"]] == [o.name for o in OPTIONS]
+    for o, served in zip(OPTIONS, described["options"], strict=True):
+        assert (served["kind"], served["rule"], served["choices"]) == (
+            o.kind, o.rule, list(o.choices))
+        assert served["default"] == getattr(Rules(), o.name)
+    assert described["presets"] == {n: r.to_dict() for n, r in PRESETS.items()}
+
+
+@pytest.mark.parametrize(("rules", "code", "option"), [
+    ({"knock_limit": 11}, "rule_value", "knock_limit"),
+    ({"knock_limit": -1}, "rule_value", "knock_limit"),
+    ({"knock_limit": 7.0}, "rule_value", "knock_limit"),
+    ({"gin_bonus": 0}, "rule_value", "gin_bonus"),
+    ({"big_gin_bonus": 0}, "rule_value", "big_gin_bonus"),
+    ({"oklahoma": 1}, "rule_value", "oklahoma"),
+    ({"columns": True}, "rule_value", "columns"),
+    ({"next_dealer": "nobody"}, "rule_value", "next_dealer"),
+    ({"game_target": 10**30}, "rule_value", "game_target"),
+    ({"poker": 1}, "rule_unknown", "poker"),
+    ([1, 2], "rules", None),
+])
+def test_rules_out_of_bounds_are_refused_by_option(server: Server, rules: Any, code: str,
+                                                   option: str | None) -> None:
+    answer = server.post("/api/tables", {"opponent": "friend", "rules": rules})
+    assert answer.status_code == 400
+    body = answer.json()
+    assert (body["code"], body.get("option")) == (code, option)
+
+
+def test_custom_rules_are_saved_with_the_match(server: Server) -> None:
+    rules = {"knock_limit": 5, "big_gin_bonus": 31, "entry_rule": "by_count", "columns": 2,
+             "oklahoma": True, "next_dealer": "loser"}
+    created = server.create(opponent="computer", level=1, preset="classic", rules=rules)
+    me = Seat(server, created["table"], created["token"])
+    assert me.state is not None
+    assert me.state["rules"] == Rules.preset("classic").replace(**rules).to_dict()
+    assert me.state["preset"] is None
+    plain = server.create(opponent="computer", level=1, preset="eaai", rules={})
+    state = Seat(server, plain["table"], plain["token"]).state
+    assert state is not None and state["preset"] == "eaai"
+    me.close()
+
+
+# -- hardening ------------------------------------------------------------------------------------
+
+
+def test_every_post_needs_this_sites_origin(server: Server) -> None:
+    created = server.create(opponent="friend", name="Ann")
+    for path, body in (("/api/tables", {"opponent": "friend"}),
+                       (f"/api/tables/{created['table']}/join", {"invite": created["invite"]}),
+                       ("/api/tables/mine", {"seats": []}),
+                       (f"/api/tables/{created['table']}/abandon", {"token": created["token"]})):
+        for origin in (None, "http://evil.example", "null"):
+            answer = server.post(path, body, origin=origin)
+            assert (answer.status_code, answer.json()["code"]) == (403, "origin"), (path, origin)
+
+
+def test_table_creation_and_waiting_sockets_are_limited_per_address(store_url: str) -> None:
+    server = Server(store_url, cli=True, args=("--table-rate", "6", "--table-burst", "3",
+                                               "--pending-sockets", "2")).start()
+    try:
+        for _ in range(3):
+            assert server.post("/api/tables", {"opponent": "friend"}).status_code == 201
+        refused = server.post("/api/tables", {"opponent": "friend"})
+        assert (refused.status_code, refused.json()["code"]) == (429, "rate")
+        assert 1 <= int(refused.headers["retry-after"]) <= 10
+        table = httpx.get(server.base + "/api/health", trust_env=False)  # the server is fine
+        assert table.status_code == 200
+
+        url = f"ws://127.0.0.1:{server.port}/ws/{'a' * 32}"
+        quiet = [connect(url, origin=Origin(server.origin), proxy=None) for _ in range(2)]
+        with pytest.raises(InvalidStatus) as third:
+            connect(url, origin=Origin(server.origin), proxy=None)
+        assert third.value.response.status_code == 403
+        quiet[0].send(dumps({"type": "hello", "token": "x" * 32}))  # said hello: not counted
+        quiet[0].recv(10)
+        deadline = time.monotonic() + 10
+        while True:  # the refused hello closes the socket; then there is room again
+            try:
+                again = connect(url, origin=Origin(server.origin), proxy=None)
+                break
+            except InvalidStatus:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        for ws in [*quiet, again]:
+            ws.close()
+    finally:
+        server.stop()
+
+
+def test_a_computer_that_fails_goes_on_playing(store_url: str) -> None:
+    """A failure of the computer's turn used to stop it for good: the table waited forever."""
+    server = Server(store_url, cli=False, args=("--flaky-bot",)).start()
+    try:
+        created = server.create(opponent="computer", level=1, name="Ann")
+        me = Seat(server, created["table"], created["token"])
+        # Play until the computer has moved twice (its first choice is garbage).
+        play_computer(me, until=lambda s: sum(1 for p, *_ in s["hand"]["history"] if p == 1)
+                      >= 2 or s["hand"]["phase"] == "over")
+        me.close()
+    finally:
+        server.stop()
+
+
+# -- the public log -------------------------------------------------------------------------------
+
+
+def test_the_public_log_names_every_card_that_was_face_up() -> None:
+    """R4.4: the card taken from the pile, the upcard passed, every discard; never a draw."""
+    hand = Hand.deal(seed=3)
+    upcard = hand.deck[20] if hand.deck else None
+    assert upcard is not None
+    for text in ("pass", "take"):
+        if hand.is_legal(parse_action(text)):
+            hand.apply(parse_action(text))
+    log = public_log(hand.view(0), upcard)
+    assert log[0][2] == upcard.text
+    view = hand.view(1)
+    while len(view.history) < 12 and not hand.is_over:
+        legal = hand.legal_actions()
+        pick = [a for a in legal if str(a) == "pick"]
+        hand.apply(pick[0] if pick else legal[0])
+        view = hand.view(1)
+    log = public_log(view, upcard)
+    pile = [upcard]
+    for (player, action), entry in zip(view.history, log, strict=True):
+        assert entry[:2] == [player, str(action)]
+        if str(action) in ("take", "pick"):
+            assert entry[2] == pile.pop().text
+        elif str(action).startswith("discard"):
+            assert entry[2] == str(action).split()[1]
+            pile.append(parse_action(str(action)).card)  # type: ignore[union-attr]
+        elif str(action) == "draw":
+            assert entry[2] is None
