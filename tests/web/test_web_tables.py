@@ -186,6 +186,10 @@ def test_the_rules_api_describes_every_option_and_preset(server: Server) -> None
     ({"game_target": 10**30}, "rule_value", "game_target"),
     ({"poker": 1}, "rule_unknown", "poker"),
     ([1, 2], "rules", None),
+    # R9.2: combinations the rules refuse, named by the first option of the reason.
+    ({"oklahoma": True, "knock_limit": 7}, "rules", "oklahoma"),
+    ({"shutout_game_bonus": 50}, "rules", "shutout_game_bonus"),
+    ({"big_gin_bonus": 5}, "rules", "big_gin_bonus"),
 ])
 def test_rules_out_of_bounds_are_refused_by_option(server: Server, rules: Any, code: str,
                                                    option: str | None) -> None:
@@ -196,8 +200,8 @@ def test_rules_out_of_bounds_are_refused_by_option(server: Server, rules: Any, c
 
 
 def test_custom_rules_are_saved_with_the_match(server: Server) -> None:
-    rules = {"knock_limit": 5, "big_gin_bonus": 31, "entry_rule": "by_count", "columns": 2,
-             "oklahoma": True, "next_dealer": "loser"}
+    rules = {"big_gin_bonus": 31, "entry_rule": "by_count", "columns": 2, "oklahoma": True,
+             "next_dealer": "loser"}
     created = server.create(opponent="computer", level=1, preset="classic", rules=rules)
     me = Seat(server, created["table"], created["token"])
     assert me.state is not None
@@ -207,6 +211,30 @@ def test_custom_rules_are_saved_with_the_match(server: Server) -> None:
     state = Seat(server, plain["table"], plain["token"]).state
     assert state is not None and state["preset"] == "eaai"
     me.close()
+
+
+def test_the_rules_page_shows_the_book_for_a_table_or_a_preset(server: Server) -> None:
+    """§1 and §7: /rules renders the rule book for the rules in force (a table's custom
+    rules, or a preset), from hollywood_gin.rulebook."""
+    created = server.create(opponent="friend", name="Ann", rules={"knock_limit": 7})
+    for path in (f"/rules/{created['table']}", f"/rules?table={created['table']}"):
+        page = httpx.get(server.base + path, trust_env=False)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert "content-security-policy" in page.headers
+        text = page.text
+        assert "<h1>Hollywood Gin: the rule book</h1>" in text
+        assert "R5.1" in text and "at 7 or less" in text
+        assert f'href="/t/{created["table"]}"' in text
+        assert "<script" not in text and "<!--" not in text
+    eaai = httpx.get(server.base + "/rules?preset=eaai", trust_env=False).text
+    assert "one game to 100" in eaai and "R9.3" in eaai and "<table>" in eaai
+    assert httpx.get(server.base + "/rules", trust_env=False).status_code == 200
+    for bad in ("/rules?preset=poker", f"/rules/{'0' * 32}", "/rules/nope"):
+        assert httpx.get(server.base + bad, trust_env=False).status_code == 404, bad
+    described = httpx.get(f"{server.base}/api/rules?table={created['table']}",
+                          trust_env=False).json()
+    assert described["rules"]["knock_limit"] == 7 and described["preset"] is None
+    assert ["Knock", "at 7 or less"] in described["in_force"]
 
 
 # -- hardening ------------------------------------------------------------------------------------

@@ -18,13 +18,14 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..store import Store
+from ..rules import PRESETS, Rules
+from ..store import Store, StoreError
 from .limits import (
     TABLE_BURST,
     TABLE_RATE,
@@ -44,7 +45,15 @@ from .protocol import (
     error_frame,
     parse_client_message,
 )
-from .tables import BotFactory, Outbox, TableManager, default_bot_factory, error_for
+from .rulespage import language, rules_page
+from .tables import (
+    TABLE_ID_RE,
+    BotFactory,
+    Outbox,
+    TableManager,
+    default_bot_factory,
+    error_for,
+)
 
 __all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "MessageRate", "create_app"]
 
@@ -191,8 +200,36 @@ def create_app(
     async def abandon_table(request: Request, data: dict[str, Any]) -> Any:
         return await lobby.abandon(request.path_params["table"], data.get("token"))
 
-    def rules_api(request: Request) -> Response:
-        return JSONResponse(rules_description())
+    async def rules_of(request: Request, table: str | None) -> Rules | None:
+        """The rules of a table, of ``?preset=``, or the default preset (None: no such)."""
+        if table is not None:
+            if not TABLE_ID_RE.match(table):
+                return None
+            live = manager.live(table)
+            if live is not None:
+                return live.pm.match.rules
+            try:
+                return (await manager.run(the_store.load, table)).rules
+            except StoreError:
+                return None
+        preset = request.query_params.get("preset", "hollywood")
+        return PRESETS.get(preset)
+
+    async def rules_api(request: Request) -> Response:
+        asked = "table" in request.query_params or "preset" in request.query_params
+        rules = await rules_of(request, request.query_params.get("table"))
+        if rules is None:
+            return JSONResponse({"error": "no such table or preset", "code": "no_table"},
+                                status_code=404)
+        return JSONResponse(rules_description(rules if asked else None))
+
+    async def rules_html(request: Request) -> Response:
+        table = request.path_params.get("table") or request.query_params.get("table")
+        rules = await rules_of(request, table)
+        if rules is None:
+            return HTMLResponse(rules_page(Rules(), lang="en"), status_code=404)
+        lang = language(request.headers.get("accept-language"))
+        return HTMLResponse(rules_page(rules, table=table, lang=lang))
 
     def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -239,6 +276,8 @@ def create_app(
             Route("/", page),
             Route("/t/{table}", page),
             Route("/join/{table}", page),
+            Route("/rules", rules_html),
+            Route("/rules/{table}", rules_html),
             Route("/api/health", health),
             Route("/api/rules", rules_api),
             Route("/api/tables", api({"opponent", "level", "preset", "rules", "name"},

@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RulesError
+from ..i18n import _
+from ..rulebook import rules_in_force
 from ..rules import OPTIONS, PRESETS, Option, Rules
 
 __all__ = [
@@ -45,7 +47,8 @@ API_ERRORS: dict[str, str] = {
     "name": "name must be a string",
     "rule_unknown": "no rule option of that name (see option)",
     "rule_value": "a rule option's value is out of its kind or bounds (see option)",
-    "rules": "the rules as a whole are refused (the message says why)",
+    "rules": "the rules refuse the value or the combination: the message says why, in the "
+    "player's language (option: the option it names first)",
     "rate": "this address has created too many tables lately: wait and try again",
     "no_table": "no such table",
     "invite": "the invite code does not open the table",
@@ -93,17 +96,26 @@ def _option_json(option: Option) -> dict[str, Any]:
         high = MAX_RULE_VALUE
     return {"name": option.name, "rule": option.rule, "kind": option.kind, "low": option.low,
             "high": high, "choices": list(option.choices),
-            "default": getattr(Rules(), option.name)}
+            "default": getattr(Rules(), option.name),
+            "label": _(option.label) if option.label else option.name,
+            "description": _(option.description) if option.description else ""}
 
 
-def rules_description() -> dict[str, Any]:
-    """Every rule option (kind, bounds, choices, rule number, default) and every preset's
-    values: what the lobby builds its form from (``GET /api/rules``)."""
-    return {
+def rules_description(rules: Rules | None = None) -> dict[str, Any]:
+    """Every rule option (kind, bounds, choices, rule number, default, label and description
+    in the player's language) and every preset's values: what the lobby builds its form from
+    (``GET /api/rules``).  With ``rules`` (a table's, or a preset's), also those rules and
+    their short "in force" lines, in words."""
+    out: dict[str, Any] = {
         "options": [_option_json(o) for o in OPTIONS],
         "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
         "default_preset": DEFAULT_PRESET,
     }
+    if rules is not None:
+        out["rules"] = rules.to_dict()
+        out["preset"] = rules.preset_name
+        out["in_force"] = [list(line) for line in rules_in_force(rules)]
+    return out
 
 
 def _is_int(value: object) -> bool:

@@ -54,22 +54,8 @@ const EN = {
   "join.placeholder": "Friend",
   "join.button": "Join the table",
 
-  // -- rule options (names from hollywood_gin.rules.OPTIONS) ------------------------------
-  "rule.knock_limit": "Knock limit (most deadwood to knock with)",
-  "rule.oklahoma": "Oklahoma: the upcard's value is the knock limit",
-  "rule.gin_bonus": "Gin bonus",
-  "rule.big_gin_bonus": "Big gin bonus",
+  // -- rule options: their labels come from the server (hollywood_gin.rules.OPTIONS) ------
   "rule.big_gin_bonus.played": "Big gin is played",
-  "rule.undercut_bonus": "Undercut bonus",
-  "rule.discard_taken_card": "The card taken from the pile may be discarded at once",
-  "rule.dead_hand_stock": "The hand is dead when the stock is down to",
-  "rule.next_dealer": "Next dealer",
-  "rule.columns": "Games scored at once",
-  "rule.game_target": "Points to win a game",
-  "rule.game_bonus": "Game bonus",
-  "rule.shutout_game_bonus": "Game bonus for a shutout",
-  "rule.box_bonus": "Box bonus (for each hand won)",
-  "rule.entry_rule": "Which games a won hand enters",
   "choice.next_dealer.winner": "the hand's winner",
   "choice.next_dealer.alternate": "each player in turn",
   "choice.next_dealer.loser": "the hand's loser",
@@ -77,9 +63,6 @@ const EN = {
   "choice.entry_rule.by_count": "by the count of wins",
   "rule.range": "a whole number from {low} to {high}",
   "rule.from": "a whole number, {low} or more",
-  "value.yes": "yes",
-  "value.no": "no",
-  "value.not_played": "not played",
 
   // -- errors of the server, by code ------------------------------------------------------
   "error.origin": "This page may not make tables on this server.",
@@ -92,7 +75,6 @@ const EN = {
   "error.name": "That name cannot be used.",
   "error.rule_unknown": "This server does not know one of the rule options: reload the page.",
   "error.rule_value": "{option}: choose {range}.",
-  "error.rules": "{option}: these rules cannot be played together.",
   "error.rules_plain": "These rules cannot be played together.",
   "error.rate": "You have made many tables just now: try again in {seconds} seconds.",
   "error.no_table": "There is no such table.",

@@ -5,7 +5,7 @@
 import { cardElement } from "./cards.js";
 import { button, el, post } from "./dom.js";
 import { ago, has, t } from "./i18n.js";
-import { choiceLabel, ruleLabel } from "./ruletext.js";
+import { choiceLabel } from "./ruletext.js";
 import { forget, markFinished, savedTables, saveSeat, tokenOf } from "./seats.js";
 
 function heroFan() {
@@ -25,16 +25,17 @@ function field(labelText, input) {
   return label;
 }
 
-/** The words of a refused request, from its code (the server's message is for logs). */
+/** The words of a refused request, from its code (the server's message is for logs), but
+ * for a refusal of the rules themselves: that reason is the rule book's, in the player's
+ * language, and only the server knows it. */
 export function errorText(err, options = []) {
   if (err.code === "rate") return t("error.rate", { seconds: err.retryAfter || 60 });
-  if ((err.code === "rule_value" || err.code === "rules") && err.option) {
+  if (err.code === "rule_value" && err.option) {
     const option = options.find((o) => o.name === err.option);
-    const label = ruleLabel(err.option);
-    if (err.code === "rules") return t("error.rules", { option: label });
+    const label = option ? option.label : err.option;
     return t("error.rule_value", { option: label, range: option ? rangeText(option) : "" });
   }
-  if (err.code === "rules") return t("error.rules_plain");
+  if (err.code === "rules") return err.message || t("error.rules_plain");
   if (has(`error.${err.code}`)) return t(`error.${err.code}`);
   if (err instanceof TypeError) return t("error.network");
   return t("error.http");
@@ -55,6 +56,7 @@ class RulesForm {
     this.base = described.default_preset;
     this.inputs = new Map();
     this.errors = new Map();
+    this.hints = new Map();
     this.box = el("details", "custom-rules");
     const summary = el("summary", "", t("lobby.custom"));
     this.box.append(summary, el("p", "hint", t("lobby.custom_hint")));
@@ -71,7 +73,14 @@ class RulesForm {
     this.errors.set(option.name, error);
     const label = el("label");
     label.htmlFor = id;
-    label.append(el("span", "", ruleLabel(option.name)), el("small", "rule-no", option.rule));
+    label.append(el("span", "", option.label), el("small", "rule-no", option.rule));
+    if (option.description) {
+      const hint = el("span", "rule-hint", option.description);
+      hint.id = `${id}-hint`;
+      label.title = option.description;
+      wrap.dataset.hint = hint.id;
+      this.hints.set(option.name, hint);
+    }
     let input;
     if (option.kind === "bool") {
       input = el("input");
@@ -98,9 +107,11 @@ class RulesForm {
     }
     input.id = id;
     input.name = id;
-    input.setAttribute("aria-describedby", error.id);
+    const hint = this.hints.get(option.name);
+    input.setAttribute("aria-describedby", hint ? `${hint.id} ${error.id}` : error.id);
     input.addEventListener("change", () => this.changed());
     this.inputs.set(option.name, input);
+    if (hint) wrap.append(hint);
     wrap.append(error);
     if (option.kind !== "optional_int") return wrap;
     // A number that may be "not played" (big gin): a checkbox first, then the number.
@@ -108,7 +119,7 @@ class RulesForm {
     played.type = "checkbox";
     played.id = `${id}-played`;
     const key = `rule.${option.name}.played`;
-    const playedLabel = el("label", "", has(key) ? t(key) : ruleLabel(option.name));
+    const playedLabel = el("label", "", has(key) ? t(key) : option.label);
     playedLabel.htmlFor = played.id;
     const check = el("div", "rule-field check");
     check.append(played, playedLabel);

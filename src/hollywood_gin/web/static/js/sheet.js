@@ -3,7 +3,6 @@
 
 import { el } from "./dom.js";
 import { t } from "./i18n.js";
-import { ruleLabel, ruleValue } from "./ruletext.js";
 
 /** Fill `root` with the sheet of a state frame, from the player's side (`me` first). */
 export function renderSheet(root, state) {
@@ -75,14 +74,33 @@ export function renderSheet(root, state) {
   root.append(rules);
 }
 
-/** Every option of the rules in force, folded (the sheet is what a player looks at). */
+const IN_FORCE = new Map(); // table id: the "rules in force" lines, asked for once
+
+/** The rules in force, folded (the sheet is what a player looks at): the server's short
+ * lines in words (hollywood_gin.rulebook.rules_in_force), and a link to the whole book. */
 function rulesInForce(state) {
   const box = el("details", "in-force");
   box.append(el("summary", "", t("sheet.rules")));
   const list = el("dl");
-  Object.entries(state.rules).forEach(([name, value]) => {
-    list.append(el("dt", "", ruleLabel(name)), el("dd", "", ruleValue(name, value)));
-  });
+  const fill = (lines) => {
+    list.replaceChildren();
+    lines.forEach(([label, value]) => list.append(el("dt", "", label), el("dd", "", value)));
+  };
+  const known = IN_FORCE.get(state.table);
+  if (known) fill(known);
+  else {
+    IN_FORCE.set(state.table, []);
+    fetch(`/api/rules?table=${state.table}`).then((r) => (r.ok ? r.json() : null))
+      .then((out) => {
+        if (!out) { IN_FORCE.delete(state.table); return; }
+        IN_FORCE.set(state.table, out.in_force);
+        document.querySelectorAll(".in-force dl").forEach((dl) => {
+          dl.replaceChildren();
+          out.in_force.forEach(([label, value]) => dl.append(el("dt", "", label),
+            el("dd", "", value)));
+        });
+      }).catch(() => IN_FORCE.delete(state.table));
+  }
   box.append(list);
   const book = el("a", "rule-book", t("sheet.rule_book"));
   book.href = `/rules/${state.table}`;
