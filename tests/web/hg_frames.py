@@ -5,6 +5,7 @@ serves them on a routed WebSocket, so the position is the same on every run."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -24,9 +25,13 @@ def frame(match: Match, seat: int, *, names: tuple[str, str] = LONG, seq: int = 
     info = TableInfo(TABLE, (names[0][:24], names[1][:24]), opponent,  # type: ignore[arg-type]
                      3 if opponent == "computer" else None, match.rules.preset_name)
     deck = match.hand.deck
+    extra.setdefault("upcard", deck[20] if deck is not None else None)
+    # Only what this server's state_frame takes, so the same test can be run against an
+    # older server (to show that it fails there for the reason it names).
+    takes = inspect.signature(state_frame).parameters
+    extra = {k: v for k, v in extra.items() if k in takes}
     return state_frame(match.view(seat), info, seq=seq, joined=(True, True),
-                       connected=(True, True), ready=(False, False),
-                       upcard=deck[20] if deck is not None else None, **extra)
+                       connected=(True, True), ready=(False, False), **extra)
 
 
 class Game:

@@ -69,7 +69,7 @@ def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
 def _open(page: Any, web: Server, frame: dict[str, Any]) -> FakeTable:
     table = FakeTable(page, frame)
     page.goto(f"{web.base}/t/{hg_frames.TABLE}")
-    page.wait_for_selector(".felt[data-online=yes]")
+    page.wait_for_selector(f".felt[data-seq='{frame['seq']}']")
     return table
 
 

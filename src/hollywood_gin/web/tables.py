@@ -400,13 +400,18 @@ class TableManager:
                 outbox.put(self._frame(table, seat, msg.rid))
             self._kick_bot(table)
             return
-        if isinstance(msg, NextHand):
-            await self._next_hand(table, seat, msg.rid)
-            return
         if isinstance(msg, Rematch):
             await self._rematch(table, seat, outbox, msg.rid)
             return
-        await self._act(table, seat, outbox, msg)
+        try:
+            if isinstance(msg, NextHand):
+                await self._next_hand(table, seat, msg.rid)
+            else:
+                await self._act(table, seat, outbox, msg)
+        finally:
+            # Even after a refusal: a store failure reloads the table, which may then be at
+            # the computer's turn (the action was saved after all); nobody else would start it.
+            self._kick_bot(table)
 
     def _check_open(self, table: Table) -> None:
         if table.abandoned is not None:
@@ -436,7 +441,6 @@ class TableManager:
             outbox.put({"type": "ack", "rid": msg.rid, "seq": table.pm.action_count,
                         "action": str(action)})
             self._broadcast(table)
-        self._kick_bot(table)
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Check, commit, then apply; on a store failure reload the truth from the store."""
@@ -491,7 +495,6 @@ class TableManager:
             if meta.get("dealt", 1) > number:
                 match.next_hand()
             self._broadcast(table)
-        self._kick_bot(table)
 
     async def _rematch(self, table: Table, seat: int, outbox: Outbox, rid: int | None) -> None:
         """At the match's end: count this seat in for a rematch; once both are (the computer

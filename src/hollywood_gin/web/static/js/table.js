@@ -118,7 +118,8 @@ export class TableView {
   onError(frame) {
     this.pending = false;
     this.felt.classList.remove("busy");
-    if (frame.code === "stale" || frame.code === "conflict") this.conn.sync();
+    // The table may have moved (or been reloaded from the store): ask for it as it is.
+    if (["stale", "conflict", "server"].includes(frame.code)) this.conn.sync();
     const key = ["not_your_turn", "illegal", "stale", "waiting", "conflict", "server", "rate",
       "abandoned"].includes(frame.code) ? `ws.${frame.code}` : "ws.other";
     this.showToast(t(key));
