@@ -193,6 +193,15 @@ def test_rematch_against_the_computer(browser: Any, web: Server, contexts: list[
     page.locator(".in-force summary").click()
     page.locator(".in-force dd").first.wait_for()
     assert "Scoring\none game to 1\n" in page.locator(".in-force dl").inner_text()
+    rematch = page.url
+    # Back to the old table: it offers the way to the rematch instead of jumping there again.
+    page.go_back()
+    page.locator(".match-over").wait_for()
+    go = page.get_by_role("button", name="Go to the rematch")
+    go.wait_for()
+    assert page.url.endswith(created["table"])
+    go.click()
+    page.wait_for_url(rematch)
     assert not page.errors, page.errors
 
 

@@ -159,6 +159,12 @@ def test_hand_end_labels_never_overlap(page: Any, web: Server, viewport: dict[st
     button = panel.get_by_role("button", name=re.compile("Next hand"))
     button.scroll_into_view_if_needed()
     _inside(_box(button), screen, "the Next hand button")
+    # Keyboard: the button has the focus, and Tab does not walk into the cards behind.
+    page.wait_for_function("() => document.activeElement?.textContent.startsWith('Next hand')")
+    for key in ("Shift+Tab", "Shift+Tab", "Tab", "Tab", "Tab"):
+        page.keyboard.press(key)
+        inside = page.evaluate("() => Boolean(document.activeElement.closest('.seat, .middle'))")
+        assert not inside, f"{key} reached the cards under the hand-end panel"
 
 
 # -- words ---------------------------------------------------------------------------------------

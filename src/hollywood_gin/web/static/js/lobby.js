@@ -429,10 +429,11 @@ export function lobbyPage(app, navigate) {
   }
   form.addEventListener("submit", (e) => { e.preventDefault(); start("computer"); });
   vsFriend.addEventListener("click", () => start("friend"));
-  page.append(form);
-  if (savedTables().length) page.append(yourTables());
+  // A player coming back wants his tables first; a new one finds the form first.
+  if (savedTables().some((s) => !s.finished)) page.append(yourTables(), form);
+  else page.append(form);
   app.replaceChildren(page);
-  name.focus();
+  name.focus({ preventScroll: true });
 }
 
 export function joinPage(app, tableId, navigate) {

@@ -110,7 +110,7 @@ export class Announcer {
     this.node.setAttribute("role", "log");
     this.node.setAttribute("aria-live", "polite");
     this.node.setAttribute("aria-relevant", "additions");
-    this.node.setAttribute("aria-label", t("log.last", { move: "" }).replace(/:\s*$/, ""));
+    this.node.setAttribute("aria-label", t("announce.label"));
   }
 
   say(text) {

@@ -108,6 +108,7 @@ export function resultPanel(view) {
   } else if (view.readySent || s.ready[me]) {
     box.append(el("p", "waiting", t("result.waiting", { name: s.names[1 - me] })));
   } else {
+    if (s.ready[1 - me]) box.append(el("p", "ready-note", t("result.they_wait", { name: s.names[1 - me] })));
     const next = button(t("btn.next"), "primary", () => view.next(), "N");
     next.disabled = !view.online;
     box.append(next);
@@ -135,7 +136,9 @@ function matchPanel(view) {
   const buttons = el("div", "row-buttons");
   const asked = s.rematch.accepted;
   if (s.rematch.table) {
-    box.append(el("p", "waiting", t("rematch.starting")));
+    const go = button(t("btn.to_rematch"), "primary", () => view.followRematch());
+    go.disabled = !view.online;
+    buttons.append(go);
   } else if (asked[me] || view.rematchSent) {
     box.append(el("p", "waiting", t("rematch.asked", { name: s.names[opp] })));
   } else {

@@ -18,7 +18,7 @@ export function renderSheet(root, state) {
   head.append(el("span", "games", t("sheet.games", { me: won[me], opp: won[1 - me] })));
   root.append(head);
 
-  const table = el("table", "sheet-table");
+  const table = el("table", `sheet-table cols-${sheet.columns.length}`);
   const thead = el("thead");
   const hr = el("tr");
   const corner = el("th", "corner");

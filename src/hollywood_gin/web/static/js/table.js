@@ -155,11 +155,15 @@ export class TableView {
     this.render();
     this.announcer.changed(previous, state);
     if (before && !REDUCED) this.animate(before);
-    this.followRematch();
+    // Follow a rematch made while this page looks on (coming back to an old table later,
+    // with Back for one, shows a button to it instead of jumping away again).
+    if (state.rematch.table && (this.rematchSent || (previous && !previous.rematch.table))) {
+      this.followRematch();
+    }
   }
 
-  /** Once the rematch table exists, go to it: with the token this browser has for it, or
-   * after asking the server for one (it answers with a `seat` frame). */
+  /** Go to the rematch table: with the token this browser has for it, or after asking the
+   * server for one (it answers with a `seat` frame). */
   followRematch() {
     const s = this.state;
     const table = s.rematch.table;
@@ -413,6 +417,7 @@ export class TableView {
     if (!s.joined[1 - s.seat]) return t("status.waiting_join");
     if (h.phase === "over") return s.finished ? t("status.match_over") : t("status.hand_over");
     if (h.to_act !== s.seat) {
+      if (s.opponent === "friend" && !s.connected[1 - s.seat]) return t("status.away", { name: opp });
       return t(s.opponent === "computer" ? "status.thinking" : "status.their_turn", { name: opp });
     }
     const top = h.pile[h.pile.length - 1];
@@ -559,6 +564,8 @@ export class TableView {
     else if (s.hand.phase === "over") panel = resultPanel(this);
     this.overlay.replaceChildren();
     this.overlay.classList.toggle("hidden", !panel);
+    // What the panel covers cannot be reached by Tab or a screen reader meanwhile.
+    [this.oppSeat, this.middle, this.meSeat].forEach((part) => { part.inert = Boolean(panel); });
     if (panel) {
       this.overlay.append(panel);
       const title = panel.querySelector("h2");
