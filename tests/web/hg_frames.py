@@ -28,10 +28,12 @@ def frame(match: Match, seat: int, *, names: tuple[str, str] = LONG, seq: int = 
     extra.setdefault("upcard", deck[20] if deck is not None else None)
     # Only what this server's state_frame takes, so the same test can be run against an
     # older server (to show that it fails there for the reason it names).
+    for name, value in (("joined", (True, True)), ("connected", (True, True)),
+                        ("ready", (False, False))):
+        extra.setdefault(name, value)
     takes = inspect.signature(state_frame).parameters
     extra = {k: v for k, v in extra.items() if k in takes}
-    return state_frame(match.view(seat), info, seq=seq, joined=(True, True),
-                       connected=(True, True), ready=(False, False), **extra)
+    return state_frame(match.view(seat), info, seq=seq, **extra)
 
 
 class Game:

@@ -71,6 +71,10 @@ def test_the_lobby_lists_unfinished_tables_and_abandons_only_when_told(
     rows = page.locator("li.saved-table")
     rows.nth(1).wait_for()
     assert rows.count() == 2  # the finished match is not offered
+    # A player coming back finds his tables before the new-table form.
+    assert page.evaluate("() => document.querySelector('.resume').compareDocumentPosition("
+                         "document.querySelector('.lobby-form')) "
+                         "& Node.DOCUMENT_POSITION_FOLLOWING")
     first, second = rows.nth(0).inner_text(), rows.nth(1).inner_text()
     assert "Computer, level 2" in first and "Classic (one game to 100)" in first
     assert "0 to 0" in first and "hand 1" in first

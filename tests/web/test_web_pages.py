@@ -259,3 +259,42 @@ def test_every_lobby_control_has_a_name(page: Any, web: Server) -> None:
     assert not _unnamed(snapshot), _unnamed(snapshot)
     assert 'spinbutton "Knock limit' in snapshot
     assert 'combobox "Rules"' in snapshot
+
+
+# -- found by playing -----------------------------------------------------------------------------
+
+
+def test_the_status_says_a_friend_has_left_and_who_is_ready(page: Any, web: Server) -> None:
+    game = hg_frames.eleven_cards()
+    frame = game.frame(0)
+    hint = next(h for h in frame["hand"]["hints"] if h["discard"])
+    game.match.apply(parse_action(f"discard {hint['card']}"), 0)
+    game.seq += 1
+    table = _open(page, web, game.frame(0, connected=(True, False)))
+    opp = hg_frames.LONG[1][:24]
+    status = page.locator(".middle .status").inner_text()
+    assert f"{opp} has left the table" in status, status
+    assert page.locator(".opp .away").is_visible()
+    ended = hg_frames.knock_with_layoffs()
+    table.send(ended.frame(0, ready=(False, True), seq=ended.seq + 1000))
+    note = page.locator(".overlay .ready-note")
+    note.wait_for()
+    assert note.inner_text() == f"{opp} is ready for the next hand."
+
+
+@pytest.mark.parametrize("columns", [1, 2, 5])
+def test_every_number_of_games_fits_the_sheet(page: Any, web: Server, columns: int) -> None:
+    """The sheet's totals are whole with any number of games (up to 5, R7.1) and the longest
+    names; with fewer games the names have room to be read whole."""
+    game = hg_frames.Game(5, hg_frames.Rules(columns=columns))
+    game.until(lambda m: len(m.sheet.entries) >= 2)
+    table = _open(page, web, game.frame(0))  # 24 characters, the longest name there is
+    sheet = _box(page.locator(".sheet"))
+    for total in ("th.total", "tr.me td.total", "tr.opp td.total"):
+        _inside(_box(page.locator(f".sheet-table {total}")), sheet, total)
+    _scroll_width_fits(page, ".sheet")
+    if columns == 1:
+        table.send(game.frame(0, names=("Ann", "Maximilian Longbottom"), seq=game.seq + 1))
+        name = page.locator(".sheet-table tr.opp th.name span", has_text="Maximilian")
+        assert name.inner_text() == "Maximilian Longbottom"
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth"), "the name is cut"

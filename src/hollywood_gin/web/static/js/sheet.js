@@ -32,8 +32,8 @@ export function renderSheet(root, state) {
       // Short on screen (the winner's row is marked), whole for screen readers and on hover.
       const whole = t(col.shutout ? "sheet.shutout" : "sheet.won", { who });
       const note = el("small", "", t(col.shutout ? "sheet.shutout_short" : "sheet.won_short"));
-      note.title = whole;
       note.setAttribute("aria-hidden", "true");
+      th.title = whole;
       th.append(note, el("span", "sr-only", whole));
     }
     hr.append(th);
