@@ -404,6 +404,10 @@ class Store:
         transaction with the row locked, so that two seats (or two servers) changing it at
         once never lose each other's change.  Returns the meta as saved."""
         with self._tx() as conn:
+            if self.url.startswith("sqlite"):
+                # pysqlite would begin only at the UPDATE, after the read: take the write
+                # lock first, so the read and the write are one step for other connections.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
             raw = conn.execute(
                 select(matches_table.c.meta).where(matches_table.c.id == match_id)
                 .with_for_update()

@@ -352,3 +352,84 @@ def test_the_public_log_names_every_card_that_was_face_up() -> None:
             pile.append(parse_action(str(action)).card)  # type: ignore[union-attr]
         elif str(action) == "draw":
             assert entry[2] is None
+
+
+@pytest.mark.parametrize(("option", "value"), [("--table-rate", "-1"), ("--table-burst", "0"),
+                                               ("--pending-sockets", "-2")])
+def test_serve_refuses_negative_limits(option: str, value: str) -> None:
+    import subprocess
+    import sys
+
+    from hg_web_support import env
+
+    done = subprocess.run(
+        [sys.executable, "-m", "hollywood_gin", "serve", option, value, "--db", "sqlite://"],
+        env=env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and option in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_address_rates_refill_and_forget_full_buckets() -> None:
+    from hollywood_gin.web.limits import AddressRate, Ungreeted
+
+    now = [0.0]
+    rate = AddressRate(6, 2, max_addresses=3, clock=lambda: now[0])  # one every 10 s
+    assert rate.allow("a") == (True, 0.0) and rate.allow("a")[0]
+    allowed, wait = rate.allow("a")
+    assert not allowed and 9.9 < wait <= 10.0
+    assert rate.allow("b")[0]  # another address has its own bucket
+    now[0] += 10.0
+    assert rate.allow("a")[0] and not rate.allow("a")[0]
+    for name in "cdefg":  # memory stays bounded
+        rate.allow(name)
+    assert len(rate._buckets) <= 3
+    assert AddressRate(0, 1).allow("x") == (True, 0.0)  # 0: no limit
+
+    waiting = Ungreeted(2)
+    assert waiting.enter("a") and waiting.enter("a") and not waiting.enter("a")
+    assert waiting.enter("b")
+    waiting.leave("a")
+    assert waiting.count("a") == 1 and waiting.enter("a")
+    waiting.leave("a")
+    waiting.leave("a")
+    assert waiting.count("a") == 0
+
+
+def test_the_store_changes_meta_without_losing_a_concurrent_change(store_url: str) -> None:
+    """Two seats (or servers) saving their readiness at once: both are kept (the row is
+    locked while it is read and written)."""
+    import threading
+
+    from hollywood_gin.store import Store, StoreError
+
+    stores = [Store(store_url) for _ in range(4)]
+    try:
+        pm = stores[0].new_match(rules=Rules(), players=("a", "b"), kind="web-friend",
+                                 meta={"web": 1})
+
+        def add(store: Store, n: int) -> None:
+            for i in range(10):
+                store.update_meta(pm.id, lambda m, k=f"{n}-{i}": m.setdefault("seen", [])
+                                  .append(k))
+
+        threads = [threading.Thread(target=add, args=(s, n)) for n, s in enumerate(stores)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        meta = stores[0].load(pm.id).meta
+        assert sorted(meta["seen"]) == sorted(f"{n}-{i}" for n in range(4) for i in range(10))
+        assert meta["web"] == 1
+        done = stores[0].update_meta(pm.id, lambda m: m.update(x=1), status="abandoned")
+        assert done["x"] == 1 and stores[0].load(pm.id).status == "abandoned"
+        token = stores[0].add_seat(pm.id, 0, "a")
+        fresh = stores[0].reset_seat_token(pm.id, 0)
+        assert stores[0].seat_of_token(pm.id, token) is None
+        assert stores[0].seat_of_token(pm.id, fresh) == 0
+        with pytest.raises(StoreError):
+            stores[0].reset_seat_token(pm.id, 1)
+        with pytest.raises(StoreError):
+            stores[0].update_meta("0" * 32, lambda m: None)
+    finally:
+        for s in stores:
+            s.close()

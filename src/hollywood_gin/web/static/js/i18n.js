@@ -109,6 +109,7 @@ const EN = {
   "keys.help": "Keys: ← → choose a card · Enter discard · D draw · U take the discard · P pass · K knock · G gin · N next hand",
 
   "seat.dealer": "dealer",
+  "seat.dealer_chip": "D",
   "seat.level": "level {level}",
   "seat.away": "away",
   "seat.you": "{name} (you)",

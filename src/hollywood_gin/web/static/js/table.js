@@ -313,7 +313,7 @@ export class TableView {
     const plate = el("div", "nameplate");
     plate.append(el("span", "who", label));
     if (h.dealer === seat) {
-      const chip = el("span", "chip", "D");
+      const chip = el("span", "chip", t("seat.dealer_chip"));
       chip.title = t("seat.dealer");
       chip.setAttribute("aria-label", t("seat.dealer"));
       chip.setAttribute("role", "img");
