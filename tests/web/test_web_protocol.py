@@ -17,10 +17,8 @@ from hollywood_gin.web.app import create_app
 from hollywood_gin.web.commands import serve_origins
 from hollywood_gin.web.options import API_ERRORS
 from hollywood_gin.web.protocol import (
-    CLIENT_SCHEMA,
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
-    SERVER_SCHEMA,
     Act,
     Hello,
     NextHand,
@@ -30,6 +28,7 @@ from hollywood_gin.web.protocol import (
     parse_client_message,
     state_frame,
 )
+from hollywood_gin.web.schema import CLIENT_SCHEMA, SERVER_SCHEMA
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 TOKEN = "abcdefghijklmnopqrstuvwx"

@@ -22,16 +22,16 @@ import logging
 import re
 import secrets
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 
 from ..actions import Action, parse_action
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandView
 from ..rules import Rules
 from ..sheet import ScoreSheet
-from ..store import PendingAction, PersistentMatch, Store, StoreConflict
+from ..store import PersistentMatch, Store, StoreConflict
+from .commit import StoreRunner
 from .protocol import (
     Act,
     ClientMessage,
@@ -59,10 +59,7 @@ log = logging.getLogger("hollywood_gin.web")
 
 TABLE_ID_RE = re.compile(r"^[0-9a-f]{32}$")
 OUTBOX_LIMIT = 512
-MAX_BATCH = 256
 BOT_RETRY = 1.0  # seconds before the computer tries again after a failure
-
-T = TypeVar("T")
 
 
 class Chooser(Protocol):
@@ -161,7 +158,7 @@ def table_meta(opponent: str, preset: str | None, level: int | None) -> dict[str
     return meta
 
 
-class TableManager:
+class TableManager(StoreRunner):
     """Creates, loads, and runs tables; every store call goes through one executor."""
 
     def __init__(
@@ -172,60 +169,17 @@ class TableManager:
         bot_delay: float = 0.6,
         store_workers: int | None = None,
     ) -> None:
-        self.store = store
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
-        if store_workers is None:  # SQLite has one writer: more threads only wait on its lock
-            store_workers = 1 if store.url.startswith("sqlite") else 4
-        self._executor = ThreadPoolExecutor(store_workers, thread_name_prefix="hg-store")
+        super().__init__(store, store_workers)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
-
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a blocking store call off the event loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
-
-    async def commit(self, item: PendingAction) -> None:
-        """Commit one action, together with whatever other tables' actions are waiting.
-
-        Group commit: while a transaction is on the disk the next actions queue up, and
-        the writer commits them all in the next one; each caller returns only once its
-        own action is committed.
-        """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((item, future))
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
-        await future
-
-    async def _write_batches(self) -> None:
-        try:
-            while self._pending:
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                try:
-                    await self.run(self.store.append_actions, [item for item, _ in batch])
-                except Exception:  # find out which one could not be saved
-                    for item, future in batch:
-                        try:
-                            await self.run(self.store.append_actions, [item])
-                        except Exception as exc:
-                            future.set_exception(exc)
-                        else:
-                            future.set_result(None)
-                else:
-                    for _, future in batch:
-                        future.set_result(None)
-        finally:
-            self._writer = None
 
     def close(self) -> None:
         for table in self._tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        super().close()
 
     def live(self, table_id: str) -> Table | None:
         """The table if this server has it in memory."""

@@ -6,6 +6,7 @@ import { cardElement, cardValue, pretty, spoken } from "./cards.js";
 import { button, el } from "./dom.js";
 import { list, t } from "./i18n.js";
 import { Announcer, lastOpponentMove, moveText, renderLog } from "./log.js";
+import { animate, bindDrag, snapshot } from "./motion.js";
 import { TableConnection } from "./net.js";
 import { abandonedPanel, fatalPanel, invitePanel, resultPanel } from "./panels.js";
 import { markFinished, savedTables, saveSeat, tokenOf } from "./seats.js";
@@ -140,7 +141,7 @@ export class TableView {
 
   onState(state) {
     const previous = this.state;
-    const before = previous ? this.snapshot() : null;
+    const before = previous ? snapshot(this) : null;
     const prevHand = previous ? previous.hand.cards : [];
     if (previous && state.hand_number !== previous.hand_number) this.readySent = false;
     if (previous && state.hand_number === previous.hand_number) this.lastHand = prevHand;
@@ -154,7 +155,7 @@ export class TableView {
     }
     this.render();
     this.announcer.changed(previous, state);
-    if (before && !REDUCED) this.animate(before);
+    if (before && !REDUCED) animate(this, before);
     // Follow a rematch made while this page looks on (coming back to an old table later,
     // with Back for one, shows a button to it instead of jumping away again).
     if (state.rematch.table && (this.rematchSent || (previous && !previous.rematch.table))) {
@@ -379,7 +380,7 @@ export class TableView {
     stock.append(count);
     if (canDraw) stock.classList.add("can");
     stock.addEventListener("click", () => this.clickStock());
-    this.bindDrag(stock, "stock", null);
+    bindDrag(this, stock, "stock", null);
     this.stockEl = stock;
 
     const pile = el("button", "pile");
@@ -396,7 +397,7 @@ export class TableView {
     if (!h.pile.length) pile.append(el("span", "empty", t("pile.empty_text")));
     if (canTake) pile.classList.add("can");
     pile.addEventListener("click", () => this.clickPile());
-    this.bindDrag(pile, "pile", top || null);
+    bindDrag(this, pile, "pile", top || null);
     this.pileEl = pile;
 
     const info = el("div", "status");
@@ -465,7 +466,7 @@ export class TableView {
         card.setAttribute("aria-pressed", c === this.selected ? "true" : "false");
         card.disabled = !live;
         card.addEventListener("click", () => this.clickHandCard(c));
-        this.bindDrag(card, "hand", c);
+        bindDrag(this, card, "hand", c);
         group.append(card);
       });
       const tag = el("span", "group-label", label);
@@ -574,95 +575,5 @@ export class TableView {
         this.overlay.setAttribute("aria-labelledby", title.id);
       }
     }
-  }
-
-  // -- drag and drop -------------------------------------------------------------------------
-
-  bindDrag(node, kind, card) {
-    node.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || !this.state || !this.myTurn() || !this.canAct()) return;
-      const h = this.state.hand;
-      if (kind === "hand" && !(h.phase === "discard" && this.legal(`discard ${card}`))) return;
-      if (kind === "stock" && !this.legal("draw")) return;
-      if (kind === "pile" && !(this.legal("pick") || this.legal("take"))) return;
-      const moving = kind === "hand" ? node : node.querySelector(".card:last-of-type");
-      if (!moving) return;
-      this.drag = { kind, card, node, moving, x: e.clientX, y: e.clientY, started: false,
-        id: e.pointerId };
-      try { node.setPointerCapture(e.pointerId); } catch { /* the pointer is gone already */ }
-    });
-    node.addEventListener("pointermove", (e) => {
-      const d = this.drag;
-      if (!d || d.node !== node || d.id !== e.pointerId) return;
-      const dx = e.clientX - d.x;
-      const dy = e.clientY - d.y;
-      if (!d.started && Math.hypot(dx, dy) > 8) {
-        d.started = true;
-        d.moving.classList.add("dragging");
-        this.felt.classList.add(kind === "hand" ? "drag-discard" : "drag-draw");
-      }
-      if (d.started) d.moving.style.translate = `${dx}px ${dy}px`;
-    });
-    const end = (e) => {
-      const d = this.drag;
-      if (!d || d.node !== node) return;
-      this.drag = null;
-      if (!d.started) return;
-      d.moving.classList.remove("dragging");
-      d.moving.style.translate = "";
-      this.felt.classList.remove("drag-discard", "drag-draw");
-      this.suppressClick = true;
-      setTimeout(() => { this.suppressClick = false; }, 0);
-      if (e.type === "pointercancel") return;
-      const over = (target) => {
-        if (!target) return false;
-        const r = target.getBoundingClientRect();
-        const pad = 30;
-        return e.clientX > r.left - pad && e.clientX < r.right + pad
-          && e.clientY > r.top - pad && e.clientY < r.bottom + pad;
-      };
-      if (d.kind === "hand" && over(this.pileEl)) this.act(`discard ${d.card}`);
-      else if (d.kind === "stock" && over(this.handEl)) this.act("draw");
-      else if (d.kind === "pile" && over(this.handEl)) { if (!this.act("pick")) this.act("take"); }
-    };
-    node.addEventListener("pointerup", end);
-    node.addEventListener("pointercancel", end);
-  }
-
-  // -- animation (FLIP: first, last, invert, play) -------------------------------------------
-
-  snapshot() {
-    const rects = new Map();
-    this.felt.querySelectorAll(".seat [data-key], .middle [data-key]").forEach((node) => {
-      rects.set(node.dataset.key, node.getBoundingClientRect());
-    });
-    const box = (node) => (node ? node.getBoundingClientRect() : null);
-    return {
-      rects,
-      stock: box(this.stockEl),
-      pile: box(this.pileEl),
-      opp: box(this.oppSeat.querySelector(".opp-hand")),
-    };
-  }
-
-  animate(before) {
-    const nodes = this.felt.querySelectorAll(".seat [data-key], .middle [data-key]");
-    nodes.forEach((node) => {
-      const key = node.dataset.key;
-      if (key.startsWith("st") || key === "stock-top") return;
-      const now = node.getBoundingClientRect();
-      let from = before.rects.get(key);
-      if (!from) {
-        if (node.closest(".hand")) from = before.stock;
-        else if (node.closest(".pile")) from = before.opp;
-        else if (node.closest(".opp-hand") && key.startsWith("opp-")) from = before.stock;
-      }
-      if (!from) return;
-      const dx = from.left - now.left;
-      const dy = from.top - now.top;
-      if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
-      node.animate([{ translate: `${dx}px ${dy}px` }, { translate: "0px 0px" }],
-        { duration: 280, easing: "cubic-bezier(.2,.7,.3,1)" });
-    });
   }
 }
