@@ -269,7 +269,7 @@ def test_the_extras_table_matches_pyproject() -> None:
     line can need (dev is the test tools, rl a library for research code)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
-    module_of = {"open-spiel": "pyspiel"}
+    module_of = {"open-spiel": "pyspiel", "markdown-it-py": "markdown_it"}
 
     def modules(extra: str) -> set[str]:
         found: set[str] = set()

@@ -40,7 +40,7 @@ LAYER_COMMANDS = ("arena", "tui.commands", "web.commands")
 EXTRA_MODULES: dict[str, frozenset[str]] = {
     "store": frozenset({"sqlalchemy", "platformdirs"}),
     "play": frozenset({"sqlalchemy", "platformdirs", "textual"}),
-    "web": frozenset({"sqlalchemy", "platformdirs", "starlette", "uvicorn"}),
+    "web": frozenset({"sqlalchemy", "platformdirs", "starlette", "uvicorn", "markdown_it"}),
     "postgres": frozenset({"psycopg"}),
     "plot": frozenset({"matplotlib"}),
     "openspiel": frozenset({"pyspiel", "numpy"}),
