@@ -55,8 +55,7 @@ def viewport(request: pytest.FixtureRequest) -> dict[str, int]:
     return dict(request.param)
 
 
-@pytest.fixture()
-def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+def _new_page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     context = browser.new_context(viewport=viewport, reduced_motion="reduce")
     page = context.new_page()
     errors: list[str] = []
@@ -64,6 +63,18 @@ def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
     yield page
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture()
+def page(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    """A page at each size (for what depends on the layout)."""
+    yield from _new_page(browser, viewport)
+
+
+@pytest.fixture()
+def phone(browser: Any) -> Iterator[Any]:
+    """A page on a phone only (for words, which do not depend on the size)."""
+    yield from _new_page(browser, PHONE)
 
 
 def _open(page: Any, web: Server, frame: dict[str, Any]) -> FakeTable:
@@ -170,38 +181,38 @@ def test_hand_end_labels_never_overlap(page: Any, web: Server, viewport: dict[st
 # -- words ---------------------------------------------------------------------------------------
 
 
-def test_the_result_speaks_to_each_seat_in_its_own_person(page: Any, web: Server) -> None:
+def test_the_result_speaks_to_each_seat_in_its_own_person(phone: Any, web: Server) -> None:
     """§6: "he scores the difference" was shown to the knocker himself."""
     game = hg_frames.knock_with_layoffs()
     result = game.match.hand.result
     assert result is not None and result.winner is not None
     winner = result.winner
-    table = _open(page, web, game.frame(winner))
-    explain = page.locator(".overlay .explain")
+    table = _open(phone, web, game.frame(winner))
+    explain = phone.locator(".overlay .explain")
     text = explain.inner_text()
     assert "you score" in text and " he " not in f" {text} "
     assert re.search(r"\d+ − \d+ = \d+|\d+ \+ \(\d+ − \d+\) = \d+", text), text
     assert text.split()[0] == "You" or "your deadwood" in text
     # The loser reads the winner's name, not "you".
     table.send(game.frame(1 - winner, seq=game.seq + 1))
-    page.wait_for_function("() => !document.querySelector('.overlay .explain')"
+    phone.wait_for_function("() => !document.querySelector('.overlay .explain')"
                            ".textContent.includes('you score')")
     text = explain.inner_text()
     name = hg_frames.LONG[winner][:24]
     assert f"{name} scores" in text and " he " not in f" {text} "
 
 
-def test_the_log_names_the_card_taken_from_the_pile(page: Any, web: Server) -> None:
+def test_the_log_names_the_card_taken_from_the_pile(phone: Any, web: Server) -> None:
     """§6 and R4.4: "Computer took the discard" did not say which card."""
     game = hg_frames.eleven_cards()
     frame = game.frame(0)
     taken = frame["hand"]["opponent_known"][0]
     entry = next(e for e in frame["hand"]["history"] if e[0] == 1 and e[1] in ("take", "pick"))
     assert entry[2] == taken
-    _open(page, web, frame)
+    _open(phone, web, frame)
     pretty = {"T": "10"}.get(taken[0], taken[0]) + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[
         taken[1]]
-    log = page.locator(".log .moves").inner_text()
+    log = phone.locator(".log .moves").inner_text()
     assert re.search(rf"took (the upcard )?{re.escape(pretty)}", log), log
 
 
@@ -251,11 +262,11 @@ def test_screen_readers_hear_the_opponent_and_the_results(page: Any, web: Server
     assert not _unnamed(snapshot), _unnamed(snapshot)
 
 
-def test_every_lobby_control_has_a_name(page: Any, web: Server) -> None:
-    page.goto(web.base + "/")
-    page.locator("details.custom-rules summary").click()
-    page.locator("#rule-knock_limit").wait_for()
-    snapshot = page.locator("body").aria_snapshot()
+def test_every_lobby_control_has_a_name(phone: Any, web: Server) -> None:
+    phone.goto(web.base + "/")
+    phone.locator("details.custom-rules summary").click()
+    phone.locator("#rule-knock_limit").wait_for()
+    snapshot = phone.locator("body").aria_snapshot()
     assert not _unnamed(snapshot), _unnamed(snapshot)
     assert 'spinbutton "Knock limit' in snapshot
     assert 'combobox "Rules"' in snapshot
@@ -264,20 +275,20 @@ def test_every_lobby_control_has_a_name(page: Any, web: Server) -> None:
 # -- found by playing -----------------------------------------------------------------------------
 
 
-def test_the_status_says_a_friend_has_left_and_who_is_ready(page: Any, web: Server) -> None:
+def test_the_status_says_a_friend_has_left_and_who_is_ready(phone: Any, web: Server) -> None:
     game = hg_frames.eleven_cards()
     frame = game.frame(0)
     hint = next(h for h in frame["hand"]["hints"] if h["discard"])
     game.match.apply(parse_action(f"discard {hint['card']}"), 0)
     game.seq += 1
-    table = _open(page, web, game.frame(0, connected=(True, False)))
+    table = _open(phone, web, game.frame(0, connected=(True, False)))
     opp = hg_frames.LONG[1][:24]
-    status = page.locator(".middle .status").inner_text()
+    status = phone.locator(".middle .status").inner_text()
     assert f"{opp} has left the table" in status, status
-    assert page.locator(".opp .away").is_visible()
+    assert phone.locator(".opp .away").is_visible()
     ended = hg_frames.knock_with_layoffs()
     table.send(ended.frame(0, ready=(False, True), seq=ended.seq + 1000))
-    note = page.locator(".overlay .ready-note")
+    note = phone.locator(".overlay .ready-note")
     note.wait_for()
     assert note.inner_text() == f"{opp} is ready for the next hand."
 
