@@ -1,6 +1,7 @@
 """Load on loopback: many bot-against-bot tables through the real WebSocket protocol.
 
-Starts ``hollywood-gin serve`` (or uses ``--url``), creates ``--tables`` friend tables
+Starts ``hollywood-gin serve`` without its per-address limits (or uses ``--url``: start
+that one with ``--table-rate 0 --pending-sockets 0``), creates ``--tables`` friend tables
 over HTTP, opens two seats on each, and plays them all at once for ``--seconds``: each
 seat plays the greedy policy from its own state frames (knock when it may, else the
 discard leaving the least deadwood), with an optional think time.  Reports actions per
@@ -107,7 +108,8 @@ async def play_table(base: str, origin: str, table: dict[str, Any], deadline: fl
 
 
 async def setup(base: str, origin: str, count: int) -> list[dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=30) as client:
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=30,
+                                 headers={"origin": origin}) as client:
         async def one(i: int) -> dict[str, Any]:
             made = (await client.post("/api/tables", json={"opponent": "friend",
                                                            "name": f"A{i}"})).json()
@@ -177,7 +179,8 @@ def main() -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
         proc = subprocess.Popen([sys.executable, "-m", "hollywood_gin", "serve", "--port",
                                  str(port), "--db", db, "--bot-delay", "0", "--no-access-log",
-                                 "--log-level", "warning"], env=env)
+                                 "--log-level", "warning", "--table-rate", "0",
+                                 "--pending-sockets", "0"], env=env)
         args.url = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:

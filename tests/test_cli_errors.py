@@ -281,7 +281,8 @@ def test_the_extras_table_matches_pyproject() -> None:
     line can need (dev is the test tools, rl a library for research code)."""
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]
-    module_of = {"open-spiel": "pyspiel", "prometheus-client": "prometheus_client"}
+    module_of = {"open-spiel": "pyspiel", "prometheus-client": "prometheus_client",
+                 "markdown-it-py": "markdown_it"}
 
     def modules(extra: str) -> set[str]:
         found: set[str] = set()

@@ -15,7 +15,7 @@ import os
 import secrets
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -353,6 +353,36 @@ class Store:
             conn.execute(update(matches_table).where(matches_table.c.id == match_id)
                          .values(meta=json.dumps(meta)))
 
+    def update_meta(
+        self,
+        match_id: str,
+        change: Callable[[dict[str, Any]], None],
+        *,
+        status: str | None = None,
+    ) -> dict[str, Any]:
+        """Change a match's meta in place with ``change`` (and its status, if given), in one
+        transaction with the row locked, so that two seats (or two servers) changing it at
+        once never lose each other's change.  Returns the meta as saved."""
+        with self._tx() as conn:
+            if self.url.startswith("sqlite"):
+                # pysqlite would begin only at the UPDATE, after the read: take the write
+                # lock first, so the read and the write are one step for other connections.
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            raw = conn.execute(
+                select(matches_table.c.meta).where(matches_table.c.id == match_id)
+                .with_for_update()
+            ).scalar()
+            if raw is None:
+                raise StoreError(f"no saved match {match_id!r}")
+            meta: dict[str, Any] = json.loads(raw)
+            change(meta)
+            values: dict[str, Any] = {"meta": json.dumps(meta)}
+            if status is not None:
+                values.update(status=status, updated_at=time.time())
+            conn.execute(update(matches_table).where(matches_table.c.id == match_id)
+                         .values(**values))
+        return meta
+
     def set_status(self, match_id: str, status: str) -> None:
         with self._tx() as conn:
             conn.execute(update(matches_table).where(matches_table.c.id == match_id)
@@ -401,6 +431,17 @@ class Store:
         with self._tx() as conn:
             conn.execute(insert(seats_table).values(
                 match_id=match_id, seat=seat, token_hash=_hash_token(token), name=name))
+        return token
+
+    def reset_seat_token(self, match_id: str, seat: int) -> str:
+        """A fresh token for a seat that exists (the old one stops opening it)."""
+        token = secrets.token_urlsafe(24)
+        with self._tx() as conn:
+            result = conn.execute(update(seats_table).where(
+                seats_table.c.match_id == match_id, seats_table.c.seat == seat,
+            ).values(token_hash=_hash_token(token)))
+            if result.rowcount != 1:
+                raise StoreError(f"match {match_id!r} has no seat {seat}")
         return token
 
     def seat_of_token(self, match_id: str, token: str) -> int | None:

@@ -3,13 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import inspect
+from collections.abc import Sequence
+from typing import Any
 
 import uvicorn
 from hg_web_support import bot_factory
 
-from hollywood_gin.store import Store
+from hollywood_gin.store import PendingAction, Store
 from hollywood_gin.web.app import create_app
 from hollywood_gin.web.commands import WS_MAX_SIZE, serve_origins
+
+
+class FlakyStore(Store):
+    """A store whose first commit of a person's discard (or pass) is saved but answered
+    with an error, as when the connection to the database drops after its COMMIT."""
+
+    failed = False
+
+    def append_actions(self, pending: Sequence[PendingAction]) -> None:
+        super().append_actions(pending)
+        if not self.failed and any(p.player == 0 and (p.action == "pass" or p.action
+                                                      .startswith("discard")) for p in pending):
+            self.failed = True
+            raise RuntimeError("the connection was lost after the commit")
 
 
 def main() -> None:
@@ -19,11 +36,21 @@ def main() -> None:
     parser.add_argument("--bot-delay", type=float, default=0.0)
     parser.add_argument("--message-rate", type=float, default=0.0)  # 0: the fuzz floods
     parser.add_argument("--message-burst", type=int, default=40)
+    parser.add_argument("--table-rate", type=float, default=0.0)  # 0: the tests make many
+    parser.add_argument("--table-burst", type=int, default=10)
+    parser.add_argument("--pending-sockets", type=int, default=8)
+    parser.add_argument("--flaky-store", action="store_true")
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
-    app = create_app(store=Store(args.db), allowed_origins=origins, bot_factory=bot_factory,
-                     bot_delay=args.bot_delay, message_rate=args.message_rate,
-                     message_burst=args.message_burst)
+    options: dict[str, Any] = {
+        "bot_delay": args.bot_delay, "message_rate": args.message_rate,
+        "message_burst": args.message_burst, "table_rate": args.table_rate,
+        "table_burst": args.table_burst, "pending_sockets": args.pending_sockets}
+    # Only what this server's create_app takes (the tests may be run against an older one).
+    takes = inspect.signature(create_app).parameters
+    store = FlakyStore(args.db) if args.flaky_store else Store(args.db)
+    app = create_app(store=store, allowed_origins=origins, bot_factory=bot_factory,
+                     **{k: v for k, v in options.items() if k in takes})
     uvicorn.run(app, host="127.0.0.1", port=args.port, ws_max_size=WS_MAX_SIZE,
                 log_level="warning", access_log=False)
 

@@ -30,6 +30,11 @@ from hollywood_gin.hand import HandView
 from hollywood_gin.sheet import ScoreSheet
 
 SRC = str(Path(hollywood_gin.__file__).resolve().parents[1])
+CHROMIUM = os.environ.get("HG_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DESKTOP = {"width": 1366, "height": 860}
+PHONE = {"width": 390, "height": 844}
 HERE = str(Path(__file__).resolve().parent)
 
 
@@ -92,9 +97,11 @@ class Server:
     """A web server in its own process (so that it can be SIGKILLed)."""
 
     def __init__(self, db_url: str, *, cli: bool = True, bot_delay: float = 0.0,
-                 port: int | None = None, rate: tuple[float, int] | None = None) -> None:
+                 port: int | None = None, rate: tuple[float, int] | None = None,
+                 args: tuple[str, ...] = ()) -> None:
         self.db_url = db_url
         self.rate = rate  # (messages a second, burst); None: the command's default
+        self.args = args  # more options for the server
         self.cli = cli
         self.bot_delay = bot_delay
         self.port = port or free_port()
@@ -118,6 +125,7 @@ class Server:
                    "--db", self.db_url, "--bot-delay", str(self.bot_delay)]
         if self.rate is not None:
             cmd += ["--message-rate", str(self.rate[0]), "--message-burst", str(self.rate[1])]
+        cmd += list(self.args)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  # not a pipe: a full pipe would block the server
         self.proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 30
@@ -148,15 +156,20 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(10)
 
+    def post(self, path: str, body: Any, *, origin: str | None = "") -> httpx.Response:
+        """POST JSON as this site's page would (its Origin), or from ``origin`` (None: none)."""
+        headers = {} if origin is None else {"origin": origin or self.origin}
+        return httpx.post(self.base + path, json=body, headers=headers, timeout=10,
+                          trust_env=False)
+
     def create(self, **body: Any) -> dict[str, Any]:
-        r = httpx.post(self.base + "/api/tables", json=body, timeout=10, trust_env=False)
+        r = self.post("/api/tables", body)
         r.raise_for_status()
         out: dict[str, Any] = r.json()
         return out
 
     def join(self, table: str, invite: str, name: str = "Bob") -> dict[str, Any]:
-        r = httpx.post(f"{self.base}/api/tables/{table}/join",
-                       json={"invite": invite, "name": name}, timeout=10, trust_env=False)
+        r = self.post(f"/api/tables/{table}/join", {"invite": invite, "name": name})
         r.raise_for_status()
         out: dict[str, Any] = r.json()
         return out
@@ -215,7 +228,7 @@ class Seat:
         self.rid += 1
         self.send({**message, "rid": self.rid})
         rid = self.rid
-        return self.wait(lambda f: (f["type"] in ("ack", "error") and f.get("rid") == rid)
+        return self.wait(lambda f: (f["type"] in ("ack", "error", "seat") and f.get("rid") == rid)
                          or (message["type"] == "sync" and f["type"] == "state"
                              and f.get("rid") == rid))
 
@@ -262,3 +275,39 @@ def step_friend(a: Seat, b: Seat) -> str:
     assert ack["type"] == "ack", ack
     wait_seq([a, b], ack["seq"])
     return "action"
+
+
+#: Rules under which the first won hand ends the match (one game to 1 point).
+SHORT_MATCH = {"columns": 1, "game_target": 1}
+
+
+def play_match(a: Seat, b: Seat, limit: int = 5000) -> None:
+    """Play a friend match to its end with :func:`choose` at both seats."""
+    for _ in range(limit):
+        if step_friend(a, b) == "finished":
+            return
+    raise AssertionError("the match did not finish")
+
+
+def play_computer(me: Seat, *, until: Callable[[dict[str, Any]], bool] | None = None,
+                  limit: int = 5000) -> None:
+    """Play seat 0 of a computer table with :func:`choose` until ``until`` (default: the
+    match's end); the server plays the computer."""
+    done = until or (lambda s: bool(s["finished"]))
+    for _ in range(limit):
+        state = me.state
+        assert state is not None
+        if done(state):
+            return
+        if state["hand"]["phase"] == "over":
+            me.send({"type": "next"})
+            wait_seq([me], state["seq"], state["hand_number"] + 1)
+        elif state["hand"]["to_act"] == 0:
+            action = choose(state)
+            assert action is not None
+            ack = me.act(action)
+            assert ack["type"] == "ack", ack
+            wait_seq([me], ack["seq"])
+        else:
+            me.wait(lambda f: f["type"] == "state")
+    raise AssertionError("the computer match did not get there")

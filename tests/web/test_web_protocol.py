@@ -15,11 +15,10 @@ from hollywood_gin.cli import build_parser
 from hollywood_gin.match import Match
 from hollywood_gin.web.app import create_app
 from hollywood_gin.web.commands import serve_origins
+from hollywood_gin.web.options import API_ERRORS
 from hollywood_gin.web.protocol import (
-    CLIENT_SCHEMA,
     ERROR_CODES,
     MAX_MESSAGE_BYTES,
-    SERVER_SCHEMA,
     Act,
     Hello,
     NextHand,
@@ -29,6 +28,7 @@ from hollywood_gin.web.protocol import (
     parse_client_message,
     state_frame,
 )
+from hollywood_gin.web.schema import CLIENT_SCHEMA, SERVER_SCHEMA
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 TOKEN = "abcdefghijklmnopqrstuvwx"
@@ -92,6 +92,9 @@ def test_the_documented_schemas_are_the_ones_the_server_uses() -> None:
     text = DOC.read_text(encoding="utf-8")
     for code in ERROR_CODES:
         assert f"`{code}`" in text
+    api = text.split("<!-- api-errors -->", 1)[1].split("\n\n", 1)[0]
+    documented = dict(re.findall(r"^\| `(\w+)` \| (.*) \|$", api, re.M))
+    assert documented == API_ERRORS
 
 
 def test_the_parser_agrees_with_the_client_schema() -> None:
@@ -151,7 +154,7 @@ def test_serve_is_a_subcommand_with_host_port_and_db() -> None:
 
 def test_table_creation_checks_its_fields(tmp_path: Path) -> None:
     app = create_app(db_url=f"sqlite:///{tmp_path / 'x.db'}", bot_delay=0)
-    with TestClient(app) as client:
+    with TestClient(app, headers={"origin": "http://testserver"}) as client:
         assert client.post("/api/tables", json={"opponent": "robot"}).status_code == 400
         assert client.post("/api/tables", json={"opponent": "friend", "preset": "poker"}
                            ).status_code == 400

@@ -116,3 +116,34 @@ def test_a_reconnecting_seat_comes_back_to_the_same_point(store_url: str) -> Non
         b.close()
     finally:
         with_server.stop()
+
+
+def test_readiness_for_the_next_deal_survives_a_sigkill(store_url: str) -> None:
+    """Issue 11 §6: A said "next hand", the server was killed; after the restart A's page
+    waited for Bob while the server had forgotten A, and Bob waited for A forever."""
+    server = Server(store_url, cli=True).start()
+    try:
+        created = server.create(opponent="friend", name="Ann")
+        guest = server.join(created["table"], created["invite"], "Bob")
+        tokens = (created["token"], guest["token"])
+        a, b = _seats(server, created["table"], tokens)
+        while step_friend(a, b) == "action":
+            if a.state is not None and a.state["hand"]["phase"] == "over":
+                break
+        assert a.state is not None and a.state["hand"]["phase"] == "over"
+        hand = a.state["hand_number"]
+        a.send({"type": "next"})
+        b.wait(lambda f: f["type"] == "state" and f["ready"] == [True, False])
+        _restart(server)
+        a, b = _seats(server, created["table"], tokens)
+        assert a.state is not None and b.state is not None
+        assert a.state["ready"] == b.state["ready"] == [True, False]
+        assert a.state["hand_number"] == hand
+        b.send({"type": "next"})
+        wait_seq([a, b], a.state["seq"], hand + 1)
+        assert a.state["hand_number"] == b.state["hand_number"] == hand + 1
+        assert a.state["ready"] == [False, False]
+        a.close()
+        b.close()
+    finally:
+        server.stop()

@@ -216,15 +216,15 @@ def test_a_seat_needs_its_own_token(server: Server) -> None:
 
 def test_invites_open_the_seat_once(server: Server) -> None:
     t = server.create(opponent="friend", name="Ann")
-    base = f"{server.base}/api/tables/{t['table']}/join"
-    bad = httpx.post(base, json={"invite": "nope", "name": "Eve"}, trust_env=False)
-    assert bad.status_code == 403
-    good = httpx.post(base, json={"invite": t["invite"], "name": "Bob"}, trust_env=False)
+    path = f"/api/tables/{t['table']}/join"
+    bad = server.post(path, {"invite": "nope", "name": "Eve"})
+    assert (bad.status_code, bad.json()["code"]) == (403, "invite")
+    good = server.post(path, {"invite": t["invite"], "name": "Bob"})
     assert good.status_code == 200
-    again = httpx.post(base, json={"invite": t["invite"], "name": "Eve"}, trust_env=False)
-    assert again.status_code == 409
-    assert httpx.post(f"{server.base}/api/tables/{'f' * 32}/join",
-                      json={"invite": "x"}, trust_env=False).status_code == 404
+    again = server.post(path, {"invite": t["invite"], "name": "Eve"})
+    assert (again.status_code, again.json()["code"]) == (409, "seat_taken")
+    gone = server.post(f"/api/tables/{'f' * 32}/join", {"invite": "x"})
+    assert (gone.status_code, gone.json()["code"]) == (404, "no_table")
 
 
 # -- refused messages change nothing ----------------------------------------------------------
@@ -438,11 +438,11 @@ def test_own_origins_open_a_table_and_foreign_posts_are_refused(server: Server) 
         ws.send(dumps({"type": "hello", "token": t["token"]}))
         assert json.loads(ws.recv(10))["type"] == "state"
         ws.close()
-    r = httpx.post(server.base + "/api/tables", json={"opponent": "computer"},
-                   headers={"origin": "http://evil.example"}, trust_env=False)
-    assert r.status_code == 403
-    r = httpx.post(server.base + "/api/tables", content=b"x" * 10_000, trust_env=False)
-    assert r.status_code == 413
+    r = server.post("/api/tables", {"opponent": "computer"}, origin="http://evil.example")
+    assert (r.status_code, r.json()["code"]) == (403, "origin")
+    r = httpx.post(server.base + "/api/tables", content=b"x" * 10_000, trust_env=False,
+                   headers={"origin": server.origin})
+    assert (r.status_code, r.json()["code"]) == (413, "too_large")
 
 
 def test_pages_carry_a_strict_content_security_policy(server: Server) -> None:

@@ -12,21 +12,31 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..store import Store
+from ..rules import PRESETS, Rules
+from ..store import Store, StoreError
+from .limits import (
+    TABLE_BURST,
+    TABLE_RATE,
+    UNGREETED_SOCKETS,
+    AddressRate,
+    MessageRate,
+    Ungreeted,
+)
+from .lobby import Lobby
 from .ops import Ops, OpsMiddleware
+from .options import TableError, rules_description
 from .protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGE_BURST,
@@ -36,7 +46,15 @@ from .protocol import (
     error_frame,
     parse_client_message,
 )
-from .tables import BotFactory, Outbox, TableError, TableManager, default_bot_factory, error_for
+from .rulespage import language, rules_page
+from .tables import (
+    TABLE_ID_RE,
+    BotFactory,
+    Outbox,
+    TableManager,
+    default_bot_factory,
+    error_for,
+)
 
 __all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "MessageRate", "create_app"]
 
@@ -58,43 +76,6 @@ SECURITY_HEADERS = [
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
-
-
-class MessageRate:
-    """A token bucket per connection: a person's bursts of clicks pass, a flood does not.
-
-    ``rate`` messages a second on average, ``burst`` at once; a rate of 0 is no limit.
-    """
-
-    def __init__(
-        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate = rate
-        self.burst = max(1, burst)
-        self.clock = clock
-        self.tokens = float(self.burst)
-        self.last = clock()
-        self.warned = -1e9  # when the client was last told it was over the rate
-
-    def allow(self) -> bool:
-        """Take a token for one message; False if there is none (drop the message)."""
-        if self.rate <= 0:
-            return True
-        now = self.clock()
-        self.tokens = min(float(self.burst), self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def should_warn(self) -> bool:
-        """True at most once a second: a dropped message is answered only then."""
-        now = self.clock()
-        if now - self.warned >= 1.0:
-            self.warned = now
-            return True
-        return False
 
 
 class SecurityHeaders:
@@ -138,65 +119,126 @@ def create_app(
     bot_delay: float = 0.6,
     message_rate: float = MESSAGE_RATE,
     message_burst: int = MESSAGE_BURST,
+    table_rate: float = TABLE_RATE,
+    table_burst: int = TABLE_BURST,
+    pending_sockets: int = UNGREETED_SOCKETS,
 ) -> Starlette:
     """The web app over one store.
 
     ``allowed_origins`` are the exact origins (``http://127.0.0.1:8000``) whose pages may
-    open a table's WebSocket; None accepts only the origin matching the request's Host.
-    ``bot_delay`` is the pause before each computer action, so a person can follow it.
-    ``message_rate`` and ``message_burst`` bound what one WebSocket may send (0: no bound).
+    open a table's WebSocket or post to the API; None accepts only the origin matching the
+    request's Host.  ``bot_delay`` is the pause before each computer action, so a person
+    can follow it.  ``message_rate`` and ``message_burst`` bound what one WebSocket may
+    send (0: no bound); ``table_rate`` (a minute) and ``table_burst`` the tables one
+    client address may create; ``pending_sockets`` the WebSockets one address may hold
+    open before they say hello (0: no bound).
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
+    lobby = Lobby(manager)
     origins = None if allowed_origins is None else frozenset(o.rstrip("/") for o in allowed_origins)
+    creations = AddressRate(table_rate, table_burst)
+    ungreeted = Ungreeted(pending_sockets)
 
     def page(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
 
-    async def read_json(request: Request) -> dict[str, Any]:
-        origin = request.headers.get("origin")
-        if origin is not None and not _origin_ok(request.headers, request.scope, origins):
-            raise TableError(403, "requests from other sites are refused")
+    async def read_json(request: Request, fields: set[str]) -> dict[str, Any]:
+        """The body of an API request, from this site's own pages only (a browser always
+        sends Origin on a POST; a request without one is not from a page of ours)."""
+        if not _origin_ok(request.headers, request.scope, origins):
+            raise TableError(403, "origin", "requests from other sites (or naming no Origin) "
+                             "are refused")
         body = b""
         async for chunk in request.stream():
             body += chunk
             if len(body) > MAX_BODY:
-                raise TableError(413, f"the request body is larger than {MAX_BODY} bytes")
+                raise TableError(413, "too_large",
+                                 f"the request body is larger than {MAX_BODY} bytes")
         try:
             data = json.loads(body or b"{}")
         except ValueError:
-            raise TableError(400, "the request body must be a JSON object") from None
+            raise TableError(400, "bad_json", "the request body must be a JSON object") from None
         if not isinstance(data, dict):
-            raise TableError(400, "the request body must be a JSON object")
+            raise TableError(400, "bad_json", "the request body must be a JSON object")
+        unknown = set(data) - fields
+        if unknown:
+            raise TableError(400, "unknown_field",
+                             f"unknown field(s): {', '.join(sorted(map(str, unknown)))[:200]}")
         return data
 
-    async def create_table(request: Request) -> Response:
-        try:
-            data = await read_json(request)
-            unknown = set(data) - {"opponent", "level", "preset", "name"}
-            if unknown:
-                raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
-            out = await manager.create(opponent=data.get("opponent"), level=data.get("level"),
-                                       preset=data.get("preset"), name=data.get("name"))
-            ops.table_created(out["table"], data.get("opponent"), data.get("level"),
-                              data.get("preset"))
-        except TableError as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
-        return JSONResponse(out, status_code=201)
+    def api(fields: set[str], answer: Callable[[Request, dict[str, Any]], Awaitable[Any]],
+            status: int = 200) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                data = await read_json(request, fields)
+                out = await answer(request, data)
+            except TableError as exc:
+                headers = None if exc.retry_after is None else {
+                    "retry-after": str(exc.retry_after)}
+                return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+            return JSONResponse(out, status_code=status)
+        return endpoint
 
-    async def join_table(request: Request) -> Response:
-        try:
-            data = await read_json(request)
-            unknown = set(data) - {"invite", "name"}
-            if unknown:
-                raise TableError(400, f"unknown field(s): {', '.join(sorted(unknown))}")
-            out = await manager.join(request.path_params["table"], invite=data.get("invite"),
-                                     name=data.get("name"))
-            ops.event("seat_joined", table=out["table"], seat=out["seat"])
-        except TableError as exc:
-            return JSONResponse({"error": exc.message}, status_code=exc.status)
-        return JSONResponse(out)
+    async def create_table(request: Request, data: dict[str, Any]) -> Any:
+        address = request.client.host if request.client else "?"
+        allowed, wait = creations.allow(address)
+        if not allowed:
+            seconds = max(1, round(wait + 0.5))
+            raise TableError(429, "rate", f"too many tables created from this address: try "
+                             f"again in {seconds} s", retry_after=seconds)
+        out = await lobby.create(opponent=data.get("opponent"), level=data.get("level"),
+                                 preset=data.get("preset"), rules=data.get("rules"),
+                                 name=data.get("name"))
+        ops.table_created(out["table"], data.get("opponent"), data.get("level"),
+                          data.get("preset"))
+        return out
+
+    async def join_table(request: Request, data: dict[str, Any]) -> Any:
+        out = await lobby.join(request.path_params["table"], invite=data.get("invite"),
+                               name=data.get("name"))
+        ops.event("seat_joined", table=out["table"], seat=out["seat"])
+        return out
+
+    async def my_tables(request: Request, data: dict[str, Any]) -> Any:
+        return await lobby.mine(data.get("seats", []))
+
+    async def abandon_table(request: Request, data: dict[str, Any]) -> Any:
+        out = await lobby.abandon(request.path_params["table"], data.get("token"))
+        ops.event("table_abandoned", table=out["table"])
+        return out
+
+    async def rules_of(request: Request, table: str | None) -> Rules | None:
+        """The rules of a table, of ``?preset=``, or the default preset (None: no such)."""
+        if table is not None:
+            if not TABLE_ID_RE.match(table):
+                return None
+            live = manager.live(table)
+            if live is not None:
+                return live.pm.match.rules
+            try:
+                return (await manager.run(the_store.load, table)).rules
+            except StoreError:
+                return None
+        preset = request.query_params.get("preset", "hollywood")
+        return PRESETS.get(preset)
+
+    async def rules_api(request: Request) -> Response:
+        asked = "table" in request.query_params or "preset" in request.query_params
+        rules = await rules_of(request, request.query_params.get("table"))
+        if rules is None:
+            return JSONResponse({"error": "no such table or preset", "code": "no_table"},
+                                status_code=404)
+        return JSONResponse(rules_description(rules if asked else None))
+
+    async def rules_html(request: Request) -> Response:
+        table = request.path_params.get("table") or request.query_params.get("table")
+        rules = await rules_of(request, table)
+        if rules is None:
+            return HTMLResponse(rules_page(Rules(), lang="en"), status_code=404)
+        lang = language(request.headers.get("accept-language"))
+        return HTMLResponse(rules_page(rules, table=table, lang=lang))
 
     def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -205,16 +247,31 @@ def create_app(
         if not _origin_ok(websocket.headers, websocket.scope, origins):
             await websocket.close(code=1008)  # before accept: the handshake gets HTTP 403
             return
-        await websocket.accept()
-        outbox = Outbox()
-        writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+        address = websocket.client.host if websocket.client else "?"
+        if not ungreeted.enter(address):
+            log.warning("refused a WebSocket from %s: too many without a hello", address)
+            await websocket.close(code=1008)
+            return
+        waiting = [True]
+
+        def greeted() -> None:
+            if waiting[0]:
+                waiting[0] = False
+                ungreeted.leave(address)
+
         try:
-            await _serve_seat(websocket, manager, outbox,
-                              MessageRate(message_rate, message_burst))
+            await websocket.accept()
+            outbox = Outbox()
+            writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+            try:
+                await _serve_seat(websocket, manager, outbox,
+                                  MessageRate(message_rate, message_burst), greeted)
+            finally:
+                outbox.close(outbox.close_code)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer, 5)
         finally:
-            outbox.close(outbox.close_code)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 5)
+            greeted()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -228,9 +285,17 @@ def create_app(
             Route("/", page),
             Route("/t/{table}", page),
             Route("/join/{table}", page),
+            Route("/rules", rules_html),
+            Route("/rules/{table}", rules_html),
             Route("/api/health", health),
-            Route("/api/tables", create_table, methods=["POST"]),
-            Route("/api/tables/{table}/join", join_table, methods=["POST"]),
+            Route("/api/rules", rules_api),
+            Route("/api/tables", api({"opponent", "level", "preset", "rules", "name"},
+                                     create_table, 201), methods=["POST"]),
+            Route("/api/tables/mine", api({"seats"}, my_tables), methods=["POST"]),
+            Route("/api/tables/{table}/join", api({"invite", "name"}, join_table),
+                  methods=["POST"]),
+            Route("/api/tables/{table}/abandon", api({"token"}, abandon_table),
+                  methods=["POST"]),
             WebSocketRoute("/ws/{table}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
             *ops.routes(),
@@ -270,7 +335,8 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
 
 
 async def _serve_seat(
-    websocket: WebSocket, manager: TableManager, outbox: Outbox, limit: MessageRate
+    websocket: WebSocket, manager: TableManager, outbox: Outbox, limit: MessageRate,
+    greeted: Callable[[], None],
 ) -> None:
     """Hello first (the token), then one reply per refused message until the peer leaves;
     messages past the connection's rate are dropped unread."""
@@ -281,6 +347,7 @@ async def _serve_seat(
         outbox.put(error_frame("auth", "no hello with a seat token in time"))
         outbox.close(4408)
         return
+    greeted()
     if raw is None:
         return
     try:

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from ..cli import number, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
+from .limits import TABLE_BURST, TABLE_RATE, UNGREETED_SOCKETS
 from .protocol import MESSAGE_BURST, MESSAGE_RATE
 
 __all__ = ["register", "serve_origins"]
@@ -103,7 +104,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     config = log_config(args.log_format, args.log_level, args.access_log)
     store = Store(args.db or os.environ.get(DB_ENV) or None)
     app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
-                     message_rate=args.message_rate, message_burst=args.message_burst)
+                     message_rate=args.message_rate, message_burst=args.message_burst,
+                     table_rate=args.table_rate, table_burst=args.table_burst,
+                     pending_sockets=args.pending_sockets)
     print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
           flush=True)
     try:
@@ -146,6 +149,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        f"({MESSAGE_RATE:g}; 0: no limit)")
     serve.add_argument("--message-burst", type=whole(1), default=MESSAGE_BURST, metavar="N",
                        help=f"messages one connection may send at once ({MESSAGE_BURST})")
+    serve.add_argument("--table-rate", type=number(0), default=TABLE_RATE,
+                       metavar="PER_MINUTE",
+                       help=f"tables one client address may create a minute on average "
+                       f"({TABLE_RATE:g}; 0: no limit)")
+    serve.add_argument("--table-burst", type=whole(1), default=TABLE_BURST, metavar="N",
+                       help=f"tables one client address may create at once ({TABLE_BURST})")
+    serve.add_argument("--pending-sockets", type=whole(0), default=UNGREETED_SOCKETS,
+                       metavar="N",
+                       help=f"WebSockets one client address may hold open before they say "
+                       f"hello ({UNGREETED_SOCKETS}; 0: no limit)")
     serve.add_argument("--log-level", default="info",
                        choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", dest="access_log", action="store_false",

@@ -1,9 +1,10 @@
 """The table protocol: strict checks of what a browser sends, and frames built only from views.
 
 Every message a seat receives is built here from a :class:`MatchView` (the
-seat's own :class:`HandView` and the public sheet), never from a ``Hand``, so
-nothing the seat may not know can reach it.  Client messages are checked by
-hand against :data:`CLIENT_SCHEMA` (documented in ``docs/protocol.md``); a
+seat's own :class:`HandView` and the public sheet) and the upcard turned at the
+deal (public from the start), never from a ``Hand``, so nothing the seat may not
+know can reach it.  Client messages are checked by
+hand against ``schema.CLIENT_SCHEMA`` (documented in ``docs/protocol.md``); a
 bad one raises :class:`ProtocolError` carrying the code of the error frame.
 This module imports only the standard library and the core.
 """
@@ -16,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..actions import Discard, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..hand import HandResult, HandView, Phase
 from ..match import MatchView
@@ -23,22 +25,23 @@ from ..melds import best_melds, deadwood
 from ..sheet import ScoreSheet
 
 __all__ = [
-    "CLIENT_SCHEMA",
     "ERROR_CODES",
     "MAX_MESSAGE_BYTES",
     "MESSAGE_BURST",
     "MESSAGE_RATE",
     "PROTOCOL_VERSION",
-    "SERVER_SCHEMA",
     "Act",
     "ClientMessage",
     "Hello",
     "NextHand",
     "ProtocolError",
+    "Rematch",
     "Sync",
     "TableInfo",
     "error_frame",
     "parse_client_message",
+    "public_log",
+    "seat_frame",
     "state_frame",
 ]
 
@@ -66,11 +69,12 @@ ERROR_CODES: dict[str, str] = {
     "server": "the server could not save the action; nothing changed",
     "rate": "more messages than the connection's rate allows: this one was dropped, nothing "
     "changed (said at most once a second)",
+    "abandoned": "the match was abandoned: nothing more can be played at this table",
 }
 
 ErrorCode = Literal[
     "bad_json", "too_large", "schema", "auth", "not_your_turn", "illegal", "stale", "waiting",
-    "conflict", "server", "rate",
+    "conflict", "server", "rate", "abandoned",
 ]
 
 
@@ -113,7 +117,14 @@ class Sync:
     rid: int | None = None
 
 
-ClientMessage = Hello | Act | NextHand | Sync
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """At the match's end: this seat wants (or accepts) a new match with the same opponent."""
+
+    rid: int | None = None
+
+
+ClientMessage = Hello | Act | NextHand | Sync | Rematch
 
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # type: (required fields, optional fields)
@@ -121,6 +132,7 @@ _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "act": (frozenset({"action", "seq"}), frozenset({"rid"})),
     "next": (frozenset(), frozenset({"rid"})),
     "sync": (frozenset(), frozenset({"rid"})),
+    "rematch": (frozenset(), frozenset({"rid"})),
 }
 
 
@@ -183,6 +195,8 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         return Act(action, seq, rid)
     if kind == "next":
         return NextHand(rid)
+    if kind == "rematch":
+        return Rematch(rid)
     return Sync(rid)
 
 
@@ -272,7 +286,30 @@ def _sheet(sheet: ScoreSheet) -> dict[str, Any]:
     }
 
 
-def _hand(view: HandView) -> dict[str, Any]:
+def public_log(view: HandView, upcard: Card | None) -> list[list[Any]]:
+    """The hand's public log, each action with the card it moved when that card is public:
+    ``[player, action, card]``.  The pile is face up (R4.4), so a ``pass`` names the upcard
+    refused, a ``take`` or ``pick`` the card taken, a ``discard`` its card; a stock draw
+    never names one.  ``upcard`` is the card
+    turned up at the deal (R3.3), from which the pile is followed forward; without it the
+    cards taken are named only when they can be told from the view."""
+    pile: list[Card | None] = [upcard]
+    out: list[list[Any]] = []
+    for player, action in view.history:
+        text = str(action)
+        card: Card | None = None
+        if isinstance(action, TakeUpcard | TakeDiscard):
+            card = pile.pop() if pile else None
+        elif isinstance(action, Pass):
+            card = pile[-1] if pile else None
+        elif isinstance(action, Discard):
+            card = action.card
+            pile.append(card)
+        out.append([player, text, None if card is None else card.text])
+    return out
+
+
+def _hand(view: HandView, upcard: Card | None = None) -> dict[str, Any]:
     """The seat's hand view: own cards and their best melds, the public pile and log."""
     layout = best_melds(view.hand)
     legal = [str(a) for a in view.legal_actions]
@@ -307,7 +344,7 @@ def _hand(view: HandView) -> dict[str, Any]:
         "taken": None if view.taken_card is None else view.taken_card.text,
         "upcard_refused": view.upcard_refused,
         "legal": legal,
-        "history": [[p, str(a)] for p, a in view.history],
+        "history": public_log(view, upcard),
         "result": None if view.result is None else _result(view.result),
     }
 
@@ -321,8 +358,13 @@ def state_frame(
     connected: tuple[bool, bool],
     ready: tuple[bool, bool],
     rid: int | None = None,
+    upcard: Card | None = None,
+    rematch: tuple[tuple[bool, bool], str | None] = ((False, False), None),
+    abandoned: int | None = None,
 ) -> dict[str, Any]:
-    """The whole state one seat may know, from its match view only."""
+    """The whole state one seat may know, from its match view (and the hand's upcard, public
+    since the deal), plus the table's public facts: who is there, who is ready for the next
+    deal, who asked for a rematch and its table, who abandoned the match."""
     rules = view.hand.rules
     return {
         "type": "state",
@@ -336,215 +378,23 @@ def state_frame(
         "opponent": info.opponent,
         "level": info.level,
         "preset": info.preset,
-        "rules": {
-            "knock_limit": rules.knock_limit,
-            "oklahoma": rules.oklahoma,
-            "gin_bonus": rules.gin_bonus,
-            "big_gin_bonus": rules.big_gin_bonus,
-            "undercut_bonus": rules.undercut_bonus,
-            "columns": rules.columns,
-            "game_target": rules.game_target,
-        },
+        "rules": rules.to_dict(),
         "joined": list(joined),
         "connected": list(connected),
         "ready": list(ready),
         "finished": view.finished,
-        "hand": _hand(view.hand),
+        "abandoned": abandoned,
+        "rematch": {"accepted": list(rematch[0]), "table": rematch[1]},
+        "hand": _hand(view.hand, upcard),
         "sheet": _sheet(view.sheet),
     }
+
+
+def seat_frame(table: str, seat: int, token: str, rid: int | None = None) -> dict[str, Any]:
+    """This seat's token at the rematch table: sent only to the seat's own sockets."""
+    return {"type": "seat", "rid": rid, "table": table, "seat": seat, "token": token}
 
 
 def error_frame(code: ErrorCode, message: str, rid: int | None = None) -> dict[str, Any]:
     """The one reply to a refused message; nothing changed at the table."""
     return {"type": "error", "code": code, "message": message, "rid": rid}
-
-
-# -- schemas (documented in docs/protocol.md; a test checks the two agree) --------------------
-
-_RID = {"type": "integer", "minimum": 0, "maximum": MAX_RID}
-
-CLIENT_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "hollywood-gin client message",
-    "oneOf": [
-        {
-            "type": "object",
-            "properties": {
-                "type": {"const": "hello"},
-                "token": {"type": "string", "pattern": TOKEN_RE.pattern},
-                "v": {"const": PROTOCOL_VERSION},
-            },
-            "required": ["type", "token"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {
-                "type": {"const": "act"},
-                "action": {"type": "string", "pattern": ACTION_RE.pattern},
-                "seq": {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
-                "rid": _RID,
-            },
-            "required": ["type", "action", "seq"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {"type": {"enum": ["next", "sync"]}, "rid": _RID},
-            "required": ["type"],
-            "additionalProperties": False,
-        },
-    ],
-}
-
-_CARD = {"type": "string", "pattern": "^[A2-9TJQK][shdc]$"}
-_CARDS = {"type": "array", "items": _CARD}
-_PAIR = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
-_SEAT_OR_NULL = {"enum": [0, 1, None]}
-_LAYOUT = {
-    "type": "object",
-    "properties": {
-        "melds": {"type": "array", "items": _CARDS},
-        "unmatched": _CARDS,
-        "deadwood": {"type": "integer"},
-        "laid_off": {"type": "array", "items": {
-            "type": "object",
-            "properties": {"card": _CARD, "onto": _CARDS},
-            "required": ["card", "onto"], "additionalProperties": False,
-        }},
-    },
-    "required": ["melds", "unmatched", "deadwood", "laid_off"],
-    "additionalProperties": False,
-}
-
-SERVER_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "hollywood-gin server frame",
-    "oneOf": [
-        {
-            "type": "object",
-            "properties": {
-                "type": {"const": "error"},
-                "code": {"enum": sorted(ERROR_CODES)},
-                "message": {"type": "string"},
-                "rid": {"type": ["integer", "null"]},
-            },
-            "required": ["type", "code", "message", "rid"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {
-                "type": {"const": "ack"},
-                "rid": {"type": ["integer", "null"]},
-                "seq": {"type": "integer"},
-                "action": {"type": "string"},
-            },
-            "required": ["type", "rid", "seq", "action"],
-            "additionalProperties": False,
-        },
-        {
-            "type": "object",
-            "properties": {
-                "type": {"const": "state"},
-                "v": {"const": PROTOCOL_VERSION},
-                "rid": {"type": ["integer", "null"]},
-                "table": {"type": "string"},
-                "seat": {"enum": [0, 1]},
-                "seq": {"type": "integer"},
-                "hand_number": {"type": "integer"},
-                "names": {"type": "array", "items": {"type": "string"}},
-                "opponent": {"enum": ["computer", "friend"]},
-                "level": {"type": ["integer", "null"]},
-                "preset": {"type": ["string", "null"]},
-                "rules": {"type": "object"},
-                "joined": {"type": "array", "items": {"type": "boolean"}},
-                "connected": {"type": "array", "items": {"type": "boolean"}},
-                "ready": {"type": "array", "items": {"type": "boolean"}},
-                "finished": {"type": "boolean"},
-                "hand": {
-                    "type": "object",
-                    "properties": {
-                        "phase": {"enum": [p.value for p in Phase]},
-                        "to_act": {"enum": [0, 1]},
-                        "dealer": {"enum": [0, 1]},
-                        "knock_limit": {"type": "integer"},
-                        "cards": _CARDS,
-                        "melds": {"type": "array", "items": _CARDS},
-                        "unmatched": _CARDS,
-                        "deadwood": {"type": "integer"},
-                        "hints": {"type": "array", "items": {
-                            "type": "object",
-                            "properties": {
-                                "card": _CARD, "deadwood": {"type": "integer"},
-                                "discard": {"type": "boolean"}, "knock": {"type": "boolean"},
-                            },
-                            "required": ["card", "deadwood", "discard", "knock"],
-                            "additionalProperties": False,
-                        }},
-                        "pile": _CARDS,
-                        "stock": {"type": "integer"},
-                        "opponent_cards": {"type": "integer"},
-                        "opponent_known": _CARDS,
-                        "known_to_opponent": _CARDS,
-                        "taken": {"oneOf": [_CARD, {"type": "null"}]},
-                        "upcard_refused": {"type": "boolean"},
-                        "legal": {"type": "array", "items": {"type": "string"}},
-                        "history": {"type": "array", "items": {
-                            "type": "array", "prefixItems": [{"enum": [0, 1]}, {"type": "string"}],
-                            "minItems": 2, "maxItems": 2,
-                        }},
-                        "result": {"oneOf": [{"type": "null"}, {
-                            "type": "object",
-                            "properties": {
-                                "kind": {"enum": ["knock", "undercut", "gin", "big_gin", "dead"]},
-                                "winner": _SEAT_OR_NULL,
-                                "knocker": _SEAT_OR_NULL,
-                                "points": {"type": "integer"},
-                                "knock_discard": {"oneOf": [_CARD, {"type": "null"}]},
-                                "players": {"type": "array", "items": _LAYOUT,
-                                            "minItems": 2, "maxItems": 2},
-                            },
-                            "required": ["kind", "winner", "knocker", "points", "knock_discard",
-                                         "players"],
-                            "additionalProperties": False,
-                        }]},
-                    },
-                    "required": ["phase", "to_act", "dealer", "knock_limit", "cards", "melds",
-                                 "unmatched", "deadwood", "hints", "pile", "stock",
-                                 "opponent_cards", "opponent_known", "known_to_opponent", "taken",
-                                 "upcard_refused", "legal", "history", "result"],
-                    "additionalProperties": False,
-                },
-                "sheet": {
-                    "type": "object",
-                    "properties": {
-                        "columns": {"type": "array", "items": {
-                            "type": "object",
-                            "properties": {
-                                "points": _PAIR, "boxes": _PAIR, "bonuses": _PAIR, "total": _PAIR,
-                                "winner": _SEAT_OR_NULL, "shutout": {"type": "boolean"},
-                            },
-                            "required": ["points", "boxes", "bonuses", "total", "winner",
-                                         "shutout"],
-                            "additionalProperties": False,
-                        }},
-                        "entries": {"type": "array"},
-                        "totals": _PAIR,
-                        "games_won": _PAIR,
-                        "finished": {"type": "boolean"},
-                        "winner": _SEAT_OR_NULL,
-                        "result": {"type": ["integer", "null"]},
-                    },
-                    "required": ["columns", "entries", "totals", "games_won", "finished",
-                                 "winner", "result"],
-                    "additionalProperties": False,
-                },
-            },
-            "required": ["type", "v", "rid", "table", "seat", "seq", "hand_number", "names",
-                         "opponent", "level", "preset", "rules", "joined", "connected", "ready",
-                         "finished", "hand", "sheet"],
-            "additionalProperties": False,
-        },
-    ],
-}

@@ -7,40 +7,43 @@ frames go out in the order the actions were committed.  An action is
 committed to the store (``PersistentMatch.act``) before any frame mentions
 it; after a server restart the first connection replays the table from the
 store and it goes on from the same point.
+
+Nothing that can hold a table up lives only in this process's memory: who is
+ready for the next deal, who asked for a rematch (and its table), who
+abandoned the match are in the match's saved meta; the computer's turn is
+started again whenever a seat connects or asks to sync.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import json
 import logging
 import re
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
-
-from sqlalchemy.exc import IntegrityError
+from typing import Any, Literal, Protocol
 
 from ..actions import Action, parse_action
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandView
-from ..rules import PRESETS, Rules
+from ..rules import Rules
 from ..sheet import ScoreSheet
-from ..store import PendingAction, PersistentMatch, Store, StoreConflict, StoreError
+from ..store import PendingAction, PersistentMatch, Store, StoreConflict
+from .commit import StoreRunner
 from .protocol import (
     Act,
     ClientMessage,
     Hello,
     NextHand,
     ProtocolError,
+    Rematch,
     Sync,
     TableInfo,
     error_frame,
+    seat_frame,
     state_frame,
 )
 
@@ -49,7 +52,6 @@ __all__ = [
     "Chooser",
     "Outbox",
     "Table",
-    "TableError",
     "TableManager",
     "default_bot_factory",
 ]
@@ -57,12 +59,8 @@ __all__ = [
 log = logging.getLogger("hollywood_gin.web")
 
 TABLE_ID_RE = re.compile(r"^[0-9a-f]{32}$")
-LEVELS = (1, 2, 3, 4, 5)
-MAX_NAME = 24
 OUTBOX_LIMIT = 512
-MAX_BATCH = 256
-
-T = TypeVar("T")
+BOT_RETRY = 1.0  # seconds before the computer tries again after a failure
 
 
 class Chooser(Protocol):
@@ -80,15 +78,6 @@ def default_bot_factory(level: str, seed: int) -> Chooser:
 
     bot: Chooser = make_bot(level, seed=seed)
     return bot
-
-
-class TableError(ValueError):
-    """A table cannot be created or joined; ``status`` is the HTTP status to answer with."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 class Outbox:
@@ -125,33 +114,52 @@ class Table:
     joined: set[int]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outboxes: tuple[set[Outbox], set[Outbox]] = field(default_factory=lambda: (set(), set()))
-    ready: set[int] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
         return self.pm.id
 
+    @property
+    def ready(self) -> set[int]:
+        """Seats that asked for the next deal of this hand (kept in the saved meta)."""
+        saved = self.pm.meta.get("ready")
+        match = self.pm.match
+        if not (isinstance(saved, dict) and saved.get("hand") == len(match.hands)
+                and match.hand.is_over and not match.finished):
+            return set()
+        return {s for s in saved.get("seats", ()) if s in (0, 1)}
+
+    @property
+    def rematch(self) -> tuple[set[int], str | None]:
+        """Seats that asked for a rematch, and its table once both have (saved meta)."""
+        saved = self.pm.meta.get("rematch")
+        if not isinstance(saved, dict):
+            return set(), None
+        new = saved.get("table")
+        return ({s for s in saved.get("seats", ()) if s in (0, 1)},
+                new if isinstance(new, str) else None)
+
+    @property
+    def abandoned(self) -> int | None:
+        """The seat that abandoned the match, if one did (saved meta)."""
+        seat = self.pm.meta.get("abandoned_by")
+        return seat if seat in (0, 1) else None
+
     def connected(self) -> tuple[bool, bool]:
         return (bool(self.outboxes[0]) or self.computer_seat == 0,
                 bool(self.outboxes[1]) or self.computer_seat == 1)
 
 
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+def table_meta(opponent: str, preset: str | None, level: int | None) -> dict[str, Any]:
+    """The saved meta of a new web table (``dealt``: hands dealt so far)."""
+    meta: dict[str, Any] = {"web": 1, "opponent": opponent, "preset": preset, "dealt": 1}
+    if opponent == "computer":
+        meta.update(level=level, computer_seat=1, bot_seed=secrets.randbits(62))
+    return meta
 
 
-def clean_name(raw: object, default: str) -> str:
-    """A display name: printable, trimmed, at most 24 characters."""
-    if raw is None:
-        return default
-    if not isinstance(raw, str):
-        raise TableError(400, "name must be a string")
-    name = " ".join("".join(ch for ch in raw if ch.isprintable()).split())[:MAX_NAME]
-    return name or default
-
-
-class TableManager:
+class TableManager(StoreRunner):
     """Creates, loads, and runs tables; every store call goes through one executor."""
 
     def __init__(
@@ -162,133 +170,40 @@ class TableManager:
         bot_delay: float = 0.6,
         store_workers: int | None = None,
     ) -> None:
-        self.store = store
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
-        if store_workers is None:  # SQLite has one writer: more threads only wait on its lock
-            store_workers = 1 if store.url.startswith("sqlite") else 4
-        self._executor = ThreadPoolExecutor(store_workers, thread_name_prefix="hg-store")
+        super().__init__(store, store_workers)
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
         self.on_commit: Callable[[Table, PendingAction, float], None] | None = None  # ops
-
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a blocking store call off the event loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
-
-    async def commit(self, item: PendingAction) -> None:
-        """Commit one action, together with whatever other tables' actions are waiting.
-
-        Group commit: while a transaction is on the disk the next actions queue up, and
-        the writer commits them all in the next one; each caller returns only once its
-        own action is committed.
-        """
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((item, future))
-        if self._writer is None:
-            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
-        await future
-
-    async def _write_batches(self) -> None:
-        try:
-            while self._pending:
-                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-                try:
-                    await self.run(self.store.append_actions, [item for item, _ in batch])
-                except Exception:  # find out which one could not be saved
-                    for item, future in batch:
-                        try:
-                            await self.run(self.store.append_actions, [item])
-                        except Exception as exc:
-                            if not future.done():  # its caller may have gone (cancelled)
-                                future.set_exception(exc)
-                        else:
-                            if not future.done():
-                                future.set_result(None)
-                else:
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_result(None)
-        finally:
-            self._writer = None
 
     def close(self) -> None:
         for table in self._tables.values():
             if table.bot_task is not None:
                 table.bot_task.cancel()
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        super().close()
 
-    # -- creating and joining ---------------------------------------------------------------
+    def live(self, table_id: str) -> Table | None:
+        """The table if this server has it in memory."""
+        return self._tables.get(table_id)
 
-    async def create(
-        self, *, opponent: object, level: object, preset: object, name: object
-    ) -> dict[str, Any]:
-        """A new table with its first hand dealt; returns seat 0's token (and an invite)."""
-        if opponent not in ("computer", "friend"):
-            raise TableError(400, "opponent must be 'computer' or 'friend'")
-        if preset is None:
-            preset = "hollywood"
-        if not isinstance(preset, str) or preset not in PRESETS:
-            raise TableError(400, f"preset must be one of {', '.join(sorted(PRESETS))}")
-        me = clean_name(name, "You")
-        meta: dict[str, Any] = {"web": 1, "opponent": opponent, "preset": preset, "dealt": 1}
-        invite: str | None = None
-        if opponent == "computer":
-            if level is None:
-                level = 3
-            if isinstance(level, bool) or level not in LEVELS:
-                raise TableError(400, "level must be a whole number from 1 to 5")
-            assert isinstance(level, int)
-            meta.update(level=level, computer_seat=1, bot_seed=secrets.randbits(62))
-            try:  # fail now, not at the computer's first turn
-                self.bot_factory(f"level{level}", 0)
-            except Exception as exc:
-                log.exception("no computer player")
-                raise TableError(503, f"the computer player is not available: {exc}") from None
-            players = (me, "Computer")
-        else:
-            invite = secrets.token_urlsafe(18)
-            meta["invite"] = _hash(invite)
-            players = (me, "Friend")
-        rules = Rules.preset(preset)
-        pm = await self.run(self.store.new_match, rules=rules, players=players,
+    # -- new tables ---------------------------------------------------------------------------
+
+    async def new_table(
+        self, *, rules: Rules, names: tuple[str, str], opponent: Literal["computer", "friend"],
+        preset: str | None, level: int | None, seats: tuple[int, ...],
+        extra: dict[str, Any] | None = None,
+    ) -> tuple[str, dict[int, str]]:
+        """Save a new match with its first hand dealt and tokens for ``seats``; returns its
+        id and the tokens by seat."""
+        meta = table_meta(opponent, preset, level)
+        meta.update(extra or {})
+        pm = await self.run(self.store.new_match, rules=rules, players=names,
                             kind=f"web-{opponent}", meta=meta)
-        token = await self.run(self.store.add_seat, pm.id, 0, me)
-        out: dict[str, Any] = {"table": pm.id, "seat": 0, "token": token}
-        if invite is not None:
-            out["invite"] = invite
-        return out
-
-    async def join(self, table_id: str, *, invite: object, name: object) -> dict[str, Any]:
-        """Claim seat 1 of a friend table with its invite code (once)."""
-        if not TABLE_ID_RE.match(table_id):
-            raise TableError(404, "no such table")
-        if not isinstance(invite, str) or len(invite) > 64:
-            raise TableError(400, "invite must be the code from the invite link")
-        friend = clean_name(name, "Friend")
-        try:
-            stored = await self.run(self.store.load, table_id)
-        except StoreError:
-            raise TableError(404, "no such table") from None
-        expected = stored.meta.get("invite")
-        if not isinstance(expected, str) or not hmac.compare_digest(expected, _hash(invite)):
-            raise TableError(403, "this invite code does not open the table")
-        try:
-            token = await self.run(self.store.add_seat, table_id, 1, friend)
-        except IntegrityError:
-            raise TableError(409, "your friend's seat at this table is taken already") from None
-        table = self._tables.get(table_id)
-        if table is not None:
-            async with table.lock:
-                table.joined.add(1)
-                names = (table.info.names[0], friend)
-                table.info = TableInfo(table.id, names, table.info.opponent, table.info.level,
-                                       table.info.preset)
-                self._broadcast(table)
-        return {"table": table_id, "seat": 1, "token": token}
+        tokens = {}
+        for seat in seats:
+            tokens[seat] = await self.run(self.store.add_seat, pm.id, seat, names[seat])
+        return pm.id, tokens
 
     # -- loading ------------------------------------------------------------------------------
 
@@ -331,13 +246,12 @@ class TableManager:
             bot = self.bot_factory(f"level{level}", int(meta.get("bot_seed", 0)))
             names[computer_seat] = pm.players[computer_seat]
         joined = set(seats) | ({computer_seat} if computer_seat is not None else set())
-        preset = meta.get("preset")
         info = TableInfo(
             table=table_id,
             names=(str(names[0]), str(names[1])),
             opponent=opponent,
             level=level if isinstance(level, int) else None,
-            preset=preset if isinstance(preset, str) else None,
+            preset=pm.match.rules.preset_name,
         )
         return Table(pm=pm, info=info, computer_seat=computer_seat, bot=bot, joined=joined)
 
@@ -350,12 +264,43 @@ class TableManager:
             raise ProtocolError("auth", "no such table, or the token does not open it")
         return await self.table(table_id), seat
 
+    async def seat_joined(self, table_id: str, seat: int, name: str) -> None:
+        """A friend took a seat: tell the table if it is live here."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            table.joined.add(seat)
+            names = list(table.info.names)
+            names[seat] = name
+            table.info = TableInfo(table.id, (names[0], names[1]), table.info.opponent,
+                                   table.info.level, table.info.preset)
+            self._broadcast(table)
+
+    async def abandon(self, table_id: str, seat: int) -> bool:
+        """Abandon an unfinished match for ``seat``: saved (status and meta), the computer
+        stopped, the other seat told.  False if the match is finished."""
+        table = self._tables.get(table_id)
+        if table is None:
+            return await self.run(_abandon_stored, self.store, table_id, seat)
+        async with table.lock:
+            if table.pm.match.finished:
+                return False
+            if not await self.run(_abandon_stored, self.store, table_id, seat):
+                return False
+            table.pm.meta = (await self.run(self.store.load, table_id)).meta
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            self._broadcast(table)
+        return True
+
     # -- connections --------------------------------------------------------------------------
 
     async def attach(self, table: Table, seat: int, outbox: Outbox) -> None:
         async with table.lock:
             table.outboxes[seat].add(outbox)
             self._broadcast(table)
+        self._kick_bot(table)
 
     async def detach(self, table: Table, seat: int, outbox: Outbox) -> None:
         async with table.lock:
@@ -368,11 +313,15 @@ class TableManager:
 
     def _frame(self, table: Table, seat: int, rid: int | None = None) -> dict[str, Any]:
         pm = table.pm
-        ready = (0 in table.ready, 1 in table.ready)
+        ready = table.ready
+        asked, new = table.rematch
+        deck = pm.match.hand.deck
         return state_frame(
             pm.match.view(seat), table.info, seq=pm.action_count,
             joined=(0 in table.joined, 1 in table.joined), connected=table.connected(),
-            ready=ready, rid=rid,
+            ready=(0 in ready, 1 in ready), rid=rid,
+            upcard=deck[20] if deck is not None else None,
+            rematch=((0 in asked, 1 in asked), new), abandoned=table.abandoned,
         )
 
     def _broadcast(self, table: Table) -> None:
@@ -383,6 +332,19 @@ class TableManager:
                 for outbox in table.outboxes[seat]:
                     outbox.put(frame)
 
+    async def _save_meta(self, table: Table, change: Callable[[dict[str, Any]], None]
+                         ) -> dict[str, Any]:
+        """Change the table's saved meta (row-locked in the store) and keep the result."""
+        try:
+            meta = await self.run(self.store.update_meta, table.id, change)
+        except HollywoodGinError as exc:
+            raise ProtocolError("server", f"the table could not be saved: {exc}") from None
+        except Exception:
+            log.exception("saving the meta of table %s failed", table.id)
+            raise ProtocolError("server", "the table could not be saved; try again") from None
+        table.pm.meta = meta
+        return meta
+
     # -- messages -----------------------------------------------------------------------------
 
     async def handle(self, table: Table, seat: int, outbox: Outbox, msg: ClientMessage) -> None:
@@ -392,14 +354,28 @@ class TableManager:
         if isinstance(msg, Sync):
             async with table.lock:
                 outbox.put(self._frame(table, seat, msg.rid))
+            self._kick_bot(table)
             return
-        if isinstance(msg, NextHand):
-            await self._next_hand(table, seat, msg.rid)
+        if isinstance(msg, Rematch):
+            await self._rematch(table, seat, outbox, msg.rid)
             return
-        await self._act(table, seat, outbox, msg)
+        try:
+            if isinstance(msg, NextHand):
+                await self._next_hand(table, seat, msg.rid)
+            else:
+                await self._act(table, seat, outbox, msg)
+        finally:
+            # Even after a refusal: a store failure reloads the table, which may then be at
+            # the computer's turn (the action was saved after all); nobody else would start it.
+            self._kick_bot(table)
+
+    def _check_open(self, table: Table) -> None:
+        if table.abandoned is not None:
+            raise ProtocolError("abandoned", "the match was abandoned: start a new one")
 
     async def _act(self, table: Table, seat: int, outbox: Outbox, msg: Act) -> None:
         async with table.lock:
+            self._check_open(table)
             pm = table.pm
             if len(table.joined) < 2:
                 raise ProtocolError("waiting", "your friend has not joined the table yet")
@@ -421,7 +397,6 @@ class TableManager:
             outbox.put({"type": "ack", "rid": msg.rid, "seq": table.pm.action_count,
                         "action": str(action)})
             self._broadcast(table)
-        self._kick_bot(table)
 
     async def _commit(self, table: Table, seat: int, action: Action) -> None:
         """Check, commit, then apply; on a store failure reload the truth from the store."""
@@ -450,31 +425,92 @@ class TableManager:
             self.on_commit(table, pending, time.perf_counter() - started)
 
     async def _next_hand(self, table: Table, seat: int, rid: int | None) -> None:
+        """A seat is ready for the next deal; deal it once both are (the computer always is).
+        Readiness is saved, so a restart between the two clicks loses neither."""
         async with table.lock:
+            self._check_open(table)
             match = table.pm.match
             if not match.hand.is_over:
                 raise ProtocolError("illegal", "the hand is not over yet")
             if match.finished:
                 raise ProtocolError("illegal", "the match is over (R7.5): start a new one")
-            table.ready.add(seat)
-            if table.computer_seat is not None:
-                table.ready.add(table.computer_seat)
-            if table.ready >= {0, 1}:
-                number = len(match.hands) + 1
-                try:
-                    await self.run(self.store.set_meta, table.id, dealt=number)
-                except HollywoodGinError as exc:
-                    raise ProtocolError("server", f"the next deal could not be saved: {exc}") \
-                        from None
+            number = len(match.hands)
+            seats = {seat} | ({table.computer_seat} if table.computer_seat is not None else set())
+
+            def ready(meta: dict[str, Any]) -> None:
+                saved = meta.get("ready")
+                have = set(seats)
+                if isinstance(saved, dict) and saved.get("hand") == number:
+                    have |= {s for s in saved.get("seats", ()) if s in (0, 1)}
+                dealt = meta.get("dealt", 1)
+                if have >= {0, 1} or (isinstance(dealt, int) and dealt > number):
+                    meta["dealt"] = max(number + 1, dealt if isinstance(dealt, int) else 1)
+                    meta.pop("ready", None)
+                else:
+                    meta["ready"] = {"hand": number, "seats": sorted(have)}
+
+            meta = await self._save_meta(table, ready)
+            if meta.get("dealt", 1) > number:
                 match.next_hand()
-                table.ready.clear()
             self._broadcast(table)
-        self._kick_bot(table)
+
+    async def _rematch(self, table: Table, seat: int, outbox: Outbox, rid: int | None) -> None:
+        """At the match's end: count this seat in for a rematch; once both are (the computer
+        always is), a new match with the same seats, names, rules and level is saved, and
+        each seat that asks is sent its own token to it (a fresh one each time it asks, so
+        a page that lost it can ask again)."""
+        async with table.lock:
+            self._check_open(table)
+            if not table.pm.match.finished:
+                raise ProtocolError("illegal", "the match is not over yet: a rematch comes after")
+            wanted = {seat} | ({table.computer_seat} if table.computer_seat is not None
+                               else set())
+
+            def ask(meta: dict[str, Any]) -> None:
+                saved = meta.get("rematch")
+                saved = saved if isinstance(saved, dict) else {}
+                seats = {s for s in saved.get("seats", ()) if s in (0, 1)} | wanted
+                meta["rematch"] = {"seats": sorted(seats), "table": saved.get("table")}
+
+            await self._save_meta(table, ask)
+            asked, new = table.rematch
+            token: str | None = None
+            if new is None and asked >= {0, 1}:
+                new, tokens = await self._new_rematch(table)
+                token = tokens.get(seat)
+            if new is not None:
+                if token is None:
+                    token = await self.run(self.store.reset_seat_token, new, seat)
+                outbox.put(seat_frame(new, seat, token, rid))
+            self._broadcast(table)
+
+    async def _new_rematch(self, table: Table) -> tuple[str, dict[int, str]]:
+        info = table.info
+        human = [s for s in (0, 1) if s != table.computer_seat]
+        try:
+            new, tokens = await self.new_table(
+                rules=table.pm.match.rules, names=info.names, opponent=info.opponent,
+                preset=table.pm.meta.get("preset"), level=info.level, seats=tuple(human),
+                extra={"rematch_of": table.id})
+        except Exception:
+            log.exception("creating the rematch of table %s failed", table.id)
+            raise ProtocolError("server", "the rematch could not be saved; try again") from None
+
+        def link(meta: dict[str, Any]) -> None:
+            saved = meta["rematch"]
+            if saved.get("table") is None:
+                saved["table"] = new
+
+        meta = await self._save_meta(table, link)
+        if meta["rematch"]["table"] != new:  # another server linked its own first
+            await self.run(self.store.set_status, new, "abandoned")
+            return meta["rematch"]["table"], {}
+        return new, tokens
 
     # -- the computer -------------------------------------------------------------------------
 
     def _kick_bot(self, table: Table) -> None:
-        if table.bot is None or table.bot_task is not None:
+        if table.bot is None or table.bot_task is not None or table.abandoned is not None:
             return
         hand = table.pm.match.hand
         if hand.is_over or hand.to_act != table.computer_seat:
@@ -482,46 +518,73 @@ class TableManager:
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
-        """Play the computer's actions while it is its turn, a short pause before each."""
+        """Play the computer's actions while it is its turn, a short pause before each.
+        A failure is logged and tried again while anyone is at the table: a computer
+        that stopped would hold the table up for good."""
         seat, bot = table.computer_seat, table.bot
         assert seat is not None and bot is not None
         try:
             while True:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
-                async with table.lock:
-                    pm = table.pm
-                    hand = pm.match.hand
-                    if hand.is_over or hand.to_act != seat:
-                        return
-                    view, sheet, seq = hand.view(seat), pm.match.sheet.copy(), pm.action_count
                 try:
-                    action = await asyncio.to_thread(bot.choose, view, sheet)
+                    if not await self._bot_turn(table, seat, bot):
+                        return
+                except asyncio.CancelledError:
+                    raise
                 except Exception:
-                    log.exception("the computer failed to choose at table %s", table.id)
-                    action = view.legal_actions[0]
-                async with table.lock:
-                    if table.pm.action_count != seq:
-                        continue
-                    hand = table.pm.match.hand
-                    if not hand.is_legal(action, seat):
-                        log.error("the computer chose illegal %s at table %s", action, table.id)
-                        action = view.legal_actions[0]
-                    try:
-                        await self._commit(table, seat, action)
-                    except ProtocolError as exc:
-                        log.error("the computer's action was refused: %s", exc.message)
-                        await asyncio.sleep(1.0)
-                        continue
-                    self._broadcast(table)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("the computer stopped at table %s", table.id)
+                    log.exception("the computer failed at table %s", table.id)
+                    if not any(table.outboxes):
+                        return
+                    await asyncio.sleep(BOT_RETRY)
         finally:
             table.bot_task = None
             if not any(table.outboxes) and self._tables.get(table.id) is table:
                 del self._tables[table.id]
+
+    async def _bot_turn(self, table: Table, seat: int, bot: Chooser) -> bool:
+        """One computer action if it is its turn; False when it is not (stop)."""
+        async with table.lock:
+            pm = table.pm
+            hand = pm.match.hand
+            if hand.is_over or hand.to_act != seat or table.abandoned is not None:
+                return False
+            view, sheet, seq = hand.view(seat), pm.match.sheet.copy(), pm.action_count
+        try:
+            action = await asyncio.to_thread(bot.choose, view, sheet)
+        except Exception:
+            log.exception("the computer failed to choose at table %s", table.id)
+            action = view.legal_actions[0]
+        async with table.lock:
+            if table.pm.action_count != seq:
+                return True
+            hand = table.pm.match.hand
+            if not hand.is_legal(action, seat):
+                log.error("the computer chose illegal %s at table %s", action, table.id)
+                action = view.legal_actions[0]
+            try:
+                await self._commit(table, seat, action)
+            except ProtocolError as exc:
+                log.error("the computer's action was refused: %s", exc.message)
+                refused = True
+            else:
+                refused = False
+                self._broadcast(table)
+        if refused:
+            await asyncio.sleep(BOT_RETRY)
+        return True
+
+
+def _abandon_stored(store: Store, table_id: str, seat: int) -> bool:
+    """Mark a saved match abandoned by ``seat`` unless it is finished (a store call)."""
+    if store.load(table_id).status == "finished":
+        return False
+
+    def mark(meta: dict[str, Any]) -> None:
+        meta.setdefault("abandoned_by", seat)
+
+    store.update_meta(table_id, mark, status="abandoned")
+    return True
 
 
 def error_for(exc: ProtocolError, rid: int | None = None) -> dict[str, Any]:

@@ -1,12 +1,10 @@
 // Playing cards drawn as SVG strings: no images to fetch, crisp at any size.
 // A card is its canonical text: rank letter A23456789TJQK then suit letter s h d c.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
-export const SUITS = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 const SUIT_GLYPH = { s: "♠", h: "♥", d: "♦", c: "♣" };
-const RANK_NAME = {
-  A: "ace", T: "10", J: "jack", Q: "queen", K: "king",
-};
 const RED = "#c3262f";
 const BLACK = "#1d1f24";
 
@@ -47,8 +45,7 @@ export function pretty(card) { return rankLabel(card) + SUIT_GLYPH[card[1]]; }
 
 /** "7 of hearts", for screen readers. */
 export function spoken(card) {
-  const r = RANK_NAME[card[0]] || card[0];
-  return `${r} of ${SUITS[card[1]]}`;
+  return t("card.spoken", { rank: t(`rank.${card[0]}`), suit: t(`suit.${card[1]}`) });
 }
 
 function shape(suit, cx, cy, size, flip = false) {
@@ -128,7 +125,7 @@ export function cardElement(card, { button = false, back = false, key = null } =
   if (button) el.type = "button";
   if (back) {
     el.innerHTML = backSVG();
-    el.setAttribute("aria-label", "a face-down card");
+    el.setAttribute("aria-label", t("card.back"));
   } else {
     el.innerHTML = faceSVG(card);
     el.dataset.card = card;

@@ -1,52 +1,62 @@
-// The Hollywood scoresheet (the rule book §7): always on screen, one column per game.
+// The Hollywood scoresheet (the rule book §7): always on screen, one column per game, with the
+// rules in force below it.
 
-function el(tag, cls, text) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** Fill `root` with the sheet of a state frame, from the player's side (`me` first). */
 export function renderSheet(root, state) {
   const sheet = state.sheet;
   const me = state.seat;
   const order = [me, 1 - me];
-  const names = order.map((p) => (p === me ? "You" : state.names[p]));
+  const names = order.map((p) => (p === me ? t("sheet.you") : state.names[p]));
+  const open = Boolean(root.querySelector(".in-force")?.open);
   root.replaceChildren();
   const head = el("div", "sheet-head");
-  head.append(el("h2", "", sheet.columns.length > 1 ? "Hollywood scoresheet" : "Scoresheet"));
+  head.append(el("h2", "", sheet.columns.length > 1 ? t("sheet.hollywood") : t("sheet.plain")));
   const won = sheet.games_won;
-  head.append(el("span", "games", `Games ${won[me]}–${won[1 - me]}`));
+  head.append(el("span", "games", t("sheet.games", { me: won[me], opp: won[1 - me] })));
   root.append(head);
 
-  const table = el("table", "sheet-table");
+  const table = el("table", `sheet-table cols-${sheet.columns.length}`);
   const thead = el("thead");
   const hr = el("tr");
-  hr.append(el("th", "", ""));
+  const corner = el("th", "corner");
+  corner.append(el("span", "sr-only", t("sheet.player")));
+  hr.append(corner);
   sheet.columns.forEach((col, i) => {
-    const th = el("th", col.winner === null ? "open" : "closed", `Game ${i + 1}`);
+    const th = el("th", col.winner === null ? "open" : "closed", t("sheet.game", { n: i + 1 }));
+    th.scope = "col";
     if (col.winner !== null) {
-      const who = col.winner === me ? "you" : state.names[col.winner];
-      th.append(el("small", "", col.shutout ? `shutout · ${who}` : `won · ${who}`));
+      const who = col.winner === me ? t("sheet.you_lower") : state.names[col.winner];
+      // Short on screen (the winner's row is marked), whole for screen readers and on hover.
+      const whole = t(col.shutout ? "sheet.shutout" : "sheet.won", { who });
+      const note = el("small", "", t(col.shutout ? "sheet.shutout_short" : "sheet.won_short"));
+      note.setAttribute("aria-hidden", "true");
+      th.title = whole;
+      th.append(note, el("span", "sr-only", whole));
     }
     hr.append(th);
   });
-  hr.append(el("th", "total", "Total"));
+  const total = el("th", "total", t("sheet.total"));
+  total.scope = "col";
+  hr.append(total);
   thead.append(hr);
   table.append(thead);
 
   const tbody = el("tbody");
   order.forEach((p, row) => {
     const tr = el("tr", row === 0 ? "me" : "opp");
-    const name = el("th", "name", names[row]);
+    const name = el("th", "name");
+    name.append(el("span", "", names[row]));
     name.scope = "row";
+    name.title = names[row];
     tr.append(name);
     sheet.columns.forEach((col) => {
       const td = el("td", col.winner === p ? "won" : "");
       td.append(el("span", "pts", String(col.points[p])));
       const extra = el("span", "boxes");
-      extra.textContent = col.boxes[p] ? `${col.boxes[p]} box${col.boxes[p] > 1 ? "es" : ""}` : "";
+      extra.textContent = col.boxes[p] ? t("sheet.boxes", { n: col.boxes[p] }) : "";
       if (col.winner !== null && col.bonuses[p]) extra.textContent += ` +${col.bonuses[p]}`;
       td.append(extra);
       tr.append(td);
@@ -56,7 +66,44 @@ export function renderSheet(root, state) {
   });
   table.append(tbody);
   root.append(table);
-  const target = state.rules.game_target;
-  const note = sheet.finished ? "Match over" : `Each game to ${target}; totals include bonuses.`;
+  const note = sheet.finished ? t("sheet.over")
+    : t("sheet.note", { target: state.rules.game_target });
   root.append(el("p", "sheet-note", note));
+  const rules = rulesInForce(state);
+  rules.open = open;
+  root.append(rules);
+}
+
+const IN_FORCE = new Map(); // table id: the "rules in force" lines, asked for once
+
+/** The rules in force, folded (the sheet is what a player looks at): the server's short
+ * lines in words (hollywood_gin.rulebook.rules_in_force), and a link to the whole book. */
+function rulesInForce(state) {
+  const box = el("details", "in-force");
+  box.append(el("summary", "", t("sheet.rules")));
+  const list = el("dl");
+  const fill = (lines) => {
+    list.replaceChildren();
+    lines.forEach(([label, value]) => list.append(el("dt", "", label), el("dd", "", value)));
+  };
+  const known = IN_FORCE.get(state.table);
+  if (known) fill(known);
+  else {
+    IN_FORCE.set(state.table, []);
+    fetch(`/api/rules?table=${state.table}`).then((r) => (r.ok ? r.json() : null))
+      .then((out) => {
+        if (!out) { IN_FORCE.delete(state.table); return; }
+        IN_FORCE.set(state.table, out.in_force);
+        document.querySelectorAll(".in-force dl").forEach((dl) => {
+          dl.replaceChildren();
+          out.in_force.forEach(([label, value]) => dl.append(el("dt", "", label),
+            el("dd", "", value)));
+        });
+      }).catch(() => IN_FORCE.delete(state.table));
+  }
+  box.append(list);
+  const book = el("a", "rule-book", t("sheet.rule_book"));
+  book.href = `/rules/${state.table}`;
+  box.append(book);
+  return box;
 }

@@ -1,0 +1,73 @@
+"""The store seen from the event loop: blocking calls on a small thread pool, and group
+commit (the actions of many tables that arrive together share one transaction)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from ..store import PendingAction, Store
+
+__all__ = ["MAX_BATCH", "StoreRunner"]
+
+MAX_BATCH = 256
+
+T = TypeVar("T")
+
+
+class StoreRunner:
+    """Runs store calls off the event loop; SQLite gets one thread (it has one writer)."""
+
+    def __init__(self, store: Store, store_workers: int | None = None) -> None:
+        self.store = store
+        if store_workers is None:  # SQLite has one writer: more threads only wait on its lock
+            store_workers = 1 if store.url.startswith("sqlite") else 4
+        self._executor = ThreadPoolExecutor(store_workers, thread_name_prefix="hg-store")
+        self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
+        self._writer: asyncio.Task[None] | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a blocking store call off the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(*args, **kwargs))
+
+    async def commit(self, item: PendingAction) -> None:
+        """Commit one action, together with whatever other tables' actions are waiting.
+
+        Group commit: while a transaction is on the disk the next actions queue up, and
+        the writer commits them all in the next one; each caller returns only once its
+        own action is committed.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write_batches())
+        await future
+
+    async def _write_batches(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+                try:
+                    await self.run(self.store.append_actions, [item for item, _ in batch])
+                except Exception:  # find out which one could not be saved
+                    for item, future in batch:
+                        try:
+                            await self.run(self.store.append_actions, [item])
+                        except Exception as exc:
+                            if not future.done():  # its caller may have gone (cancelled)
+                                future.set_exception(exc)
+                        else:
+                            if not future.done():
+                                future.set_result(None)
+                else:
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_result(None)
+        finally:
+            self._writer = None
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,325 @@
+// Every word the page shows a player, keyed by id, so that a translation is one more table.
+// t("key", {name: "Bob"}) fills {placeholders}; a message with plural forms is an object
+// ({one, other, ...}, chosen by Intl.PluralRules from params.n). Server errors arrive as
+// codes; the words for them are here too.
+
+const EN = {
+  "app.title": "Hollywood Gin",
+  "app.tagline": "Gin rummy with three games scored at once.",
+  "app.lobby_link": "Hollywood Gin: back to the lobby",
+
+  // -- lobby ----------------------------------------------------------------------------
+  "lobby.name": "Your name",
+  "lobby.name_placeholder": "You",
+  "lobby.level": "Computer level",
+  "level.1": "Beginner",
+  "level.2": "Casual",
+  "level.3": "Solid",
+  "level.4": "Strong",
+  "level.5": "Expert",
+  "lobby.rules": "Rules",
+  "lobby.custom": "Change the rules",
+  "lobby.custom_hint": "Every option of the rule book; a preset fills them in.",
+  "lobby.read_rules": "Read the rules",
+  "lobby.play_computer": "Play the computer",
+  "lobby.invite_friend": "Invite a friend",
+  "lobby.your_tables": "Your unfinished tables",
+  "lobby.looking": "Looking up your tables…",
+  "lobby.unreachable": "The server cannot be reached to list your tables.",
+  "lobby.none": "No unfinished tables in this browser.",
+  "lobby.vs_computer": "Computer, level {level}",
+  "lobby.vs_friend": "{name}",
+  "lobby.friend_not_joined": "Friend not joined yet",
+  "lobby.score": "{me} to {opp}",
+  "lobby.hand": "hand {n}",
+  "lobby.your_turn": "your turn",
+  "lobby.resume": "Resume",
+  "lobby.resume_label": "Resume the match against {name}",
+  "lobby.abandon": "Abandon…",
+  "lobby.abandon_label": "Abandon the match against {name}…",
+  "preset.hollywood": "Hollywood (three games to 100)",
+  "preset.hollywood-20": "Hollywood, gin bonus 20",
+  "preset.classic": "Classic (one game to 100)",
+  "preset.eaai": "EAAI challenge rules",
+  "preset.custom": "Custom rules",
+
+  "abandon.title": "Abandon this match?",
+  "abandon.computer": "Abandon your match against the computer? It ends for good: it cannot be resumed.",
+  "abandon.friend": "Abandon your match against {name}? It ends for both of you: it cannot be resumed.",
+  "abandon.confirm": "Abandon the match",
+  "abandon.keep": "Keep it",
+
+  "join.title": "You are invited",
+  "join.tagline": "A friend has dealt you in to a game of Hollywood Gin.",
+  "join.placeholder": "Friend",
+  "join.button": "Join the table",
+
+  // -- rule options: their labels come from the server (hollywood_gin.rules.OPTIONS) ------
+  "rule.big_gin_bonus.played": "Big gin is played",
+  "choice.next_dealer.winner": "the hand's winner",
+  "choice.next_dealer.alternate": "each player in turn",
+  "choice.next_dealer.loser": "the hand's loser",
+  "choice.entry_rule.traditional": "traditional",
+  "choice.entry_rule.by_count": "by the count of wins",
+  "rule.range": "a whole number from {low} to {high}",
+  "rule.from": "a whole number, {low} or more",
+
+  // -- errors of the server, by code ------------------------------------------------------
+  "error.origin": "This page may not make tables on this server.",
+  "error.too_large": "The request was too large for the server.",
+  "error.bad_json": "The server did not understand the page: reload it.",
+  "error.unknown_field": "The server did not understand the page: reload it.",
+  "error.opponent": "Choose the computer or a friend.",
+  "error.level": "Choose a computer level from 1 to 5.",
+  "error.preset": "Choose one of the rule presets.",
+  "error.name": "That name cannot be used.",
+  "error.rule_unknown": "This server does not know one of the rule options: reload the page.",
+  "error.rule_value": "{option}: choose {range}.",
+  "error.rules_plain": "These rules cannot be played together.",
+  "error.rate": "You have made many tables just now: try again in {seconds} seconds.",
+  "error.no_table": "There is no such table.",
+  "error.invite": "This invite link does not open the table: ask your friend for a new one.",
+  "error.seat_taken": "Someone has taken the friend's seat at this table already.",
+  "error.token": "This browser holds no seat at that table.",
+  "error.finished": "That match is over already.",
+  "error.unavailable": "The computer player cannot start on this server.",
+  "error.network": "The server cannot be reached: check the connection and try again.",
+  "error.http": "The server refused the request.",
+
+  "ws.not_your_turn": "It is not your turn.",
+  "ws.illegal": "That move is not allowed now.",
+  "ws.stale": "The table had moved on: here it is as it is now.",
+  "ws.waiting": "Your friend has not joined yet.",
+  "ws.conflict": "The table was changed elsewhere: here it is as saved.",
+  "ws.server": "The server could not save that: try again.",
+  "ws.rate": "Too many clicks at once: slow down a little.",
+  "ws.abandoned": "This match was abandoned.",
+  "ws.other": "The server did not understand the page: reload it.",
+
+  // -- the table --------------------------------------------------------------------------
+  "table.felt": "card table",
+  "conn.connecting": "connecting…",
+  "conn.online": "online",
+  "conn.offline": "connection lost: reconnecting…",
+  "offline.banner": "Connection lost. Reconnecting… Nothing can be played until the table is back.",
+  "fatal.title": "You have no seat at this table",
+  "fatal.auth": "This browser holds no seat at this table, or the link is wrong.",
+  "fatal.refused": "This browser may not open that table.",
+  "fatal.back": "Back to the lobby",
+  "keys.help": "Keys: ← → choose a card · Enter discard · D draw · U take the discard · P pass · K knock · G gin · N next hand",
+
+  "seat.dealer": "dealer",
+  "seat.dealer_chip": "D",
+  "seat.level": "level {level}",
+  "seat.away": "away",
+  "seat.you": "{name} (you)",
+  "opp.hand": {
+    one: "{name} holds 1 card",
+    other: "{name} holds {n} cards",
+  },
+  "opp.known": "{list} among them (taken from the discard pile)",
+  "opp.known_title": "taken from the discard pile",
+
+  "card.spoken": "{rank} of {suit}",
+  "card.back": "a face-down card",
+  "rank.A": "ace", "rank.2": "2", "rank.3": "3", "rank.4": "4", "rank.5": "5", "rank.6": "6",
+  "rank.7": "7", "rank.8": "8", "rank.9": "9", "rank.T": "10", "rank.J": "jack",
+  "rank.Q": "queen", "rank.K": "king",
+  "suit.s": "spades", "suit.h": "hearts", "suit.d": "diamonds", "suit.c": "clubs",
+
+  "stock.label": {
+    one: "stock, 1 card",
+    other: "stock, {n} cards",
+  },
+  "stock.can": "{label}: press to draw",
+  "pile.label": "discard pile, {card} on top",
+  "pile.can": "{label}: press to take it",
+  "pile.empty": "discard pile, empty",
+  "pile.empty_text": "discard pile",
+
+  "status.waiting_join": "Waiting for your friend to join…",
+  "status.hand_over": "The hand is over.",
+  "status.match_over": "The match is over.",
+  "status.thinking": "{name} is thinking…",
+  "status.their_turn": "{name}'s turn…",
+  "status.away": "{name}'s turn, but {name} has left the table: the game waits for them.",
+  "status.offer": "Your turn: take the {card} or pass.",
+  "status.draw_or_pick": "Your turn: draw from the stock or take the {card}.",
+  "status.draw": "Your turn: draw from the stock.",
+  "status.discard": "Discard a card: click it twice, or drag it to the pile.",
+  "status.offline": "Reconnecting… the table waits for the connection.",
+  "status.abandoned": "This match was abandoned.",
+
+  "hand.label": "your hand",
+  "group.set": "set",
+  "group.run": "run",
+  "group.deadwood": "deadwood {n}",
+  "card.taken": "taken",
+  "card.taken_title": "taken from the pile: it cannot go back this turn",
+  "dw.deadwood": "deadwood",
+  "dw.after": "after {card}",
+  "dw.limit": "knock at ≤ {n}",
+  "dw.gin_only": "gin only",
+
+  "btn.take": "Take {card}",
+  "btn.pass": "Pass",
+  "btn.draw": "Draw",
+  "btn.discard": "Discard",
+  "btn.discard_card": "Discard {card}",
+  "btn.gin": "Gin · lay down {card}",
+  "btn.knock": "Knock · lay down {card}",
+  "btn.big_gin": "Big gin!",
+  "btn.next": "Next hand",
+  "btn.rematch": "Rematch",
+  "btn.accept_rematch": "Accept the rematch",
+  "btn.new_match": "New match",
+  "btn.to_rematch": "Go to the rematch",
+  "btn.copy": "Copy link",
+  "btn.copied": "Copied",
+  "btn.lobby": "Back to the lobby",
+
+  // -- the log of moves (past tense: the same words for "You" and a name) ------------------
+  "log.title": "Moves · hand {n}",
+  "log.new_deal": "New deal.",
+  "log.you": "You",
+  "log.pass": "{who} passed on the upcard {card}",
+  "log.pass_plain": "{who} passed on the upcard",
+  "log.take": "{who} took the upcard {card}",
+  "log.take_plain": "{who} took the upcard",
+  "log.draw": "{who} drew from the stock",
+  "log.pick": "{who} took {card} from the discard pile",
+  "log.pick_plain": "{who} took the top discard",
+  "log.discard": "{who} discarded {card}",
+  "log.knock": "{who} knocked, laying {card} face down",
+  "log.big_gin": "{who} went big gin",
+  "log.last": "Last move: {move}",
+
+  // -- the end of a hand and of the match -------------------------------------------------
+  "result.knock": "Knock!",
+  "result.undercut": "Undercut!",
+  "result.gin": "Gin!",
+  "result.big_gin": "Big gin!",
+  "result.dead": "Dead hand: nobody scores",
+  "result.you_win": {
+    one: "You win 1 point",
+    other: "You win {n} points",
+  },
+  "result.they_win": {
+    one: "{name} wins 1 point",
+    other: "{name} wins {n} points",
+  },
+  "explain.knock.you": "You knocked with less deadwood than {opp}: you score the difference, {detail}.",
+  "explain.knock.other": "{name} knocked with less deadwood than you: {name} scores the difference, {detail}.",
+  "explain.undercut.you": "{opp} knocked, but your deadwood was as low or lower: you score the undercut bonus plus the difference, {detail}.",
+  "explain.undercut.other": "You knocked, but {name}'s deadwood was as low or lower: {name} scores the undercut bonus plus the difference, {detail}.",
+  "explain.gin.you": "You went gin, no deadwood at all: you score the gin bonus plus {opp}'s deadwood, {detail}.",
+  "explain.gin.other": "{name} went gin, no deadwood at all: {name} scores the gin bonus plus your deadwood, {detail}.",
+  "explain.big_gin.you": "You melded all eleven cards: you score the big gin bonus plus {opp}'s deadwood, {detail}.",
+  "explain.big_gin.other": "{name} melded all eleven cards: {name} scores the big gin bonus plus your deadwood, {detail}.",
+  "explain.dead": {
+    one: "The stock was down to 1 card: the hand is dead and nobody scores.",
+    other: "The stock was down to {n} cards: the hand is dead and nobody scores.",
+  },
+  "explain.points": {
+    one: "1 point",
+    other: "{n} points",
+  },
+  "layout.knocked": "knocked",
+  "layout.defended": "defended",
+  "layout.deadwood": "deadwood {n}",
+  "layout.laid_off": "laid off",
+  "layout.deadwood_group": "deadwood",
+  "layout.laid_on": "laid off on {cards}",
+  "layout.melds": "melds",
+  "result.game": "game {n}",
+  "result.entered": {
+    one: "1 point entered in {games}.",
+    other: "{n} points entered in {games}.",
+  },
+  "result.closes": "It closes {games}!",
+  "result.waiting": "Waiting for {name}…",
+  "result.they_wait": "{name} is ready for the next hand.",
+  "match.won": "You win the match!",
+  "match.lost": "{name} wins the match",
+  "match.drawn": "The match is drawn",
+  "match.summary": "Games {mine} to {theirs} · totals {me} to {opp}",
+  "match.result": "Result: {value}",
+  "rematch.asked": "Waiting for {name} to accept the rematch…",
+  "rematch.offered": "{name} wants a rematch.",
+  "abandoned.title": "Match abandoned",
+  "abandoned.you": "You abandoned this match.",
+  "abandoned.other": "{name} abandoned this match.",
+  "invite.title": "Invite a friend",
+  "invite.text": "Send this link to the friend you want to play. It opens the other seat once; the game starts as soon as they join.",
+  "invite.link": "invite link",
+  "invite.elsewhere": "The invite link was shown in the browser that created the table.",
+  "announce.label": "What happens at the table",
+  "announce.result": "The hand is over. {title}. {explain}",
+  "announce.joined": "{name} has joined the table.",
+  "announce.next": "Hand {n} is dealt.",
+
+  // -- the scoresheet ---------------------------------------------------------------------
+  "sheet.hollywood": "Hollywood scoresheet",
+  "sheet.plain": "Scoresheet",
+  "sheet.games": "Games {me} to {opp}",
+  "sheet.game": "Game {n}",
+  "sheet.total": "Total",
+  "sheet.player": "Player",
+  "sheet.you": "You",
+  "sheet.you_lower": "you",
+  "sheet.won": "won by {who}",
+  "sheet.shutout": "won by {who}, a shutout",
+  "sheet.won_short": "won",
+  "sheet.shutout_short": "shutout",
+  "sheet.boxes": {
+    one: "1 box",
+    other: "{n} boxes",
+  },
+  "sheet.note": "Each game to {target}; totals include bonuses.",
+  "sheet.over": "Match over",
+  "sheet.rules": "Rules in force",
+  "sheet.rule_book": "The rule book for these rules",
+};
+
+const LANG = document.documentElement.lang || "en";
+const plurals = new Intl.PluralRules(LANG);
+let catalogue = EN;
+
+/** Use a translated catalogue (missing keys fall back to English). */
+export function setCatalogue(messages) {
+  catalogue = { ...EN, ...messages };
+}
+
+/** Whether a message exists (rule options the page does not know yet get their name). */
+export function has(key) {
+  return key in catalogue;
+}
+
+/** The message `key` with its {placeholders} filled from `params`. */
+export function t(key, params = {}) {
+  let msg = catalogue[key];
+  if (msg === undefined) return key;
+  if (typeof msg === "object") {
+    msg = msg[plurals.select(Number(params.n))] ?? msg.other;
+  }
+  return msg.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** "a, b and c" in the page's language. */
+export function list(items) {
+  return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
+}
+
+/** "5 minutes ago" in the page's language. */
+export function ago(ms) {
+  const rtf = new Intl.RelativeTimeFormat(LANG, { numeric: "auto" });
+  const s = Math.round((ms - Date.now()) / 1000);
+  const steps = [[60, "second"], [3600, "minute"], [86400, "hour"], [604800, "day"],
+    [2629800, "week"], [31557600, "month"], [Infinity, "year"]];
+  let unit = 1;
+  for (const [limit, name] of steps) {
+    if (Math.abs(s) < limit) return rtf.format(Math.round(s / unit), name);
+    unit = limit;
+  }
+  return "";
+}
