@@ -33,7 +33,7 @@ __all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
 #: layer's dependencies when it runs.
-LAYER_COMMANDS = ("arena", "tui.commands", "web.commands", "dbcommands")
+LAYER_COMMANDS = ("arena", "tui.commands", "web.commands", "dbcommands", "review.commands")
 
 #: The top-level modules each optional extra of pyproject.toml installs (a test checks the
 #: two agree), so a missing one is named with the extra that brings it.

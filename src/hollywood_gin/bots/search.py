@@ -16,17 +16,29 @@ import math
 import random
 from dataclasses import dataclass
 
+from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import indexes_of_mask
-from ..hand import Hand, HandView
+from ..hand import Hand, HandView, Phase
 from ..melds import (
     arrangement_of_mask,
     deadwood_of_mask,
     defender_layout_of_masks,
     least_deadwood_discard_of_mask,
 )
-from .cardsense import CardSense, in_some_meld
+from ..sheet import ScoreSheet
+from .cardsense import CardSense, in_some_meld, read_view
+from .equity import SheetValue
 
-__all__ = ["Deal", "Playout", "sample_deals"]
+__all__ = [
+    "ChoiceSampler",
+    "Continuation",
+    "Deal",
+    "MemoPlayout",
+    "Playout",
+    "continuation_playout",
+    "play_choice",
+    "sample_deals",
+]
 
 OFFER, DRAW, DISCARD = 0, 1, 2
 _FLOOR_PENALTY = 1.5  # energy per point of deadwood under the no-knock floor
@@ -222,3 +234,205 @@ class Playout:
                         to_act = 1 - p
                         phase = DRAW
                         refused = True
+
+
+# -- every choice of a decision on the same deals (for the game review) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Continuation:
+    """How a hand goes on after a choice in :class:`ChoiceSampler`'s playouts, and how the
+    opponent's unseen cards are modelled.  The defaults are the expert's own model
+    (:class:`~hollywood_gin.bots.expert.ExpertSettings`): my seat knocks by a schedule
+    that tightens as the opponent draws; the opponent knocks as soon as he can on most
+    deals, and by the same schedule on ``opp_mix`` of them."""
+
+    early: int = 4
+    slope: float = 0.8
+    floor: int = 2
+    opp_early: int = 0
+    opp_slope: float = 0.0
+    opp_floor: int = 10
+    opp_mix: float = 0.3
+    mix_early: int = 4
+    mix_slope: float = 0.8
+    mix_floor: int = 2
+    pressure_base: float = 0.0
+    pressure_slope: float = 0.035
+    mcmc_steps: int = 16
+    no_knock_evidence: bool = True
+
+
+class MemoPlayout(Playout):
+    """A :class:`Playout` that remembers its discards: playing many choices out on the same
+    deal, the opponent's hands repeat (he draws the same stock cards whatever I threw, unless
+    he takes my throw), and so do many of mine.  The same decisions, fewer meld searches."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, r: PlayoutRules) -> None:
+        super().__init__(r)
+        self.memo: dict[int, tuple[int, int]] = {}
+
+    def best_discard(self, mask: int, taken: int) -> tuple[int, int]:
+        key = mask | (taken + 1) << 52
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = Playout.best_discard(self, mask, taken)
+        return found
+
+
+def opponent_discarded(view: HandView) -> bool:
+    """True if the opponent's last action was a plain discard (a knock was his to make)."""
+    opp = 1 - view.player
+    for player, action in reversed(view.history):
+        if player == opp:
+            return isinstance(action, Discard)
+    return False
+
+
+def continuation_playout(
+    view: HandView, sense: CardSense, cont: Continuation, early: int, slope: float, floor: int
+) -> tuple[MemoPlayout, int]:
+    """A playout with my seat on ``cont``'s schedule and the opponent knocking by
+    (``early``, ``slope``, ``floor``), and the deadwood his hand must exceed now if he
+    could have knocked and did not (-1: no such evidence)."""
+    rules = view.rules
+    me = view.player
+    playout = MemoPlayout(
+        PlayoutRules(
+            limit=view.knock_limit,
+            discard_taken=rules.discard_taken_card,
+            dead_stock=rules.dead_hand_stock,
+            gin_bonus=rules.gin_bonus,
+            undercut_bonus=rules.undercut_bonus,
+            early=(cont.early, early) if me == 0 else (early, cont.early),
+            slope=(cont.slope, slope) if me == 0 else (slope, cont.slope),
+            floor=(cont.floor, floor) if me == 0 else (floor, cont.floor),
+        )
+    )
+    above = -1
+    if cont.no_knock_evidence and opponent_discarded(view):
+        draws = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
+        late = max(0, draws - early)
+        above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
+    return playout, above
+
+
+def play_choice(
+    view: HandView, sense: CardSense, playout: Playout, deal: Deal, action: Action
+) -> tuple[int | None, int]:
+    """(winner or None, points) of ``action`` in ``view`` on one deal, both seats then
+    following ``playout``'s policy to the end of the hand."""
+    me = view.player
+    opp = 1 - me
+    rules = view.rules
+    hands = [0, 0]
+    hands[me] = sense.mine
+    hands[opp] = deal.opp
+    stock = deal.stock[:]
+    pile = [c.index for c in view.discard_pile]
+    draws = [0, 0]
+    draws[me] = sense.my_draws
+    draws[opp] = sense.opp_draws
+    passes = sum(1 for _, a in view.history if isinstance(a, Pass))
+    if isinstance(action, Knock):
+        if action.card is None:  # big gin (R5.7 option): all eleven cards melded
+            return me, (rules.big_gin_bonus or 0) + deadwood_of_mask(deal.opp)
+        return playout.score(me, sense.mine & ~action.card.bit, deal.opp)
+    if isinstance(action, Discard):
+        hands[me] = sense.mine & ~action.card.bit
+        pile.append(action.card.index)
+        if len(stock) <= rules.dead_hand_stock:  # R6.1
+            return None, 0
+        return playout.run(hands, stock, pile, opp, DRAW, -1, passes, False, draws)
+    if isinstance(action, TakeUpcard | TakeDiscard):
+        taken = pile.pop()
+        hands[me] = sense.mine | (1 << taken)
+        draws[me] += 1
+        return playout.run(hands, stock, pile, me, DISCARD, taken, passes, False, draws)
+    if isinstance(action, DrawStock):
+        hands[me] = sense.mine | (1 << stock.pop())
+        draws[me] += 1
+        return playout.run(hands, stock, pile, me, DISCARD, -1, passes, False, draws)
+    passes += 1  # a pass in the opening (R4.1)
+    if passes == 1:
+        return playout.run(hands, stock, pile, opp, OFFER, -1, passes, False, draws)
+    return playout.run(hands, stock, pile, opp, DRAW, -1, passes, True, draws)
+
+
+class ChoiceSampler:
+    """Plays each of some choices out on the same determinizations of a view, so that two
+    choices are compared deal by deal (paired) and their difference is measured with far
+    less noise than their values.
+
+    Deal ``i`` is drawn once, when a choice first needs it, and shared by every choice
+    evaluated on it; its opponent model (knocking at once, or by the schedule, see
+    :class:`Continuation`) is fixed by ``i`` alone.  ``points[c]`` holds choice ``c``'s
+    result on deals ``0 .. len(points[c]) - 1``, from the viewer's side (+ won, - lost,
+    0 dead); ``equity[c]`` the same priced on the sheet (:class:`SheetValue`), or is
+    empty without a sheet.  Only the view is read: never a hidden card.
+    """
+
+    def __init__(
+        self,
+        view: HandView,
+        actions: list[Action],
+        rng: random.Random,
+        *,
+        sheet: ScoreSheet | None = None,
+        continuation: Continuation = Continuation(),  # frozen
+    ) -> None:
+        self.view = view
+        self.actions = actions
+        self.rng = rng
+        self.cont = continuation
+        self.sense = read_view(view)
+        c = continuation
+        self.models = [
+            continuation_playout(view, self.sense, c, c.opp_early, c.opp_slope, c.opp_floor),
+            continuation_playout(view, self.sense, c, c.mix_early, c.mix_slope, c.mix_floor),
+        ]
+        self.pressure = meld_pressure(self.sense.opp_draws, c.pressure_base, c.pressure_slope)
+        self.deals: list[tuple[int, Deal]] = []
+        self.points: list[list[float]] = [[] for _ in actions]
+        self.priced = sheet is not None and not sheet.finished
+        self.value = SheetValue(sheet, view.player)
+        self.equity: list[list[float]] = [[] for _ in actions]
+
+    def model_of(self, i: int) -> int:
+        """Deal ``i``'s opponent model: 1 (the schedule) on an ``opp_mix`` share of deals,
+        spread evenly, else 0."""
+        mix = self.cont.opp_mix
+        return 1 if math.floor((i + 1) * mix) > math.floor(i * mix) else 0
+
+    def _draw_deals(self, upto: int) -> None:
+        start = len(self.deals)
+        if upto <= start:
+            return
+        wanted = [self.model_of(i) for i in range(start, upto)]
+        drawn: dict[int, list[Deal]] = {}
+        for m in (0, 1):
+            count = wanted.count(m)
+            if count:
+                floor = self.models[m][1]
+                drawn[m] = sample_deals(self.view, self.sense, self.rng, count,
+                                        pressure=self.pressure, steps=self.cont.mcmc_steps,
+                                        floor=floor)
+        for m in wanted:
+            self.deals.append((m, drawn[m].pop(0)))
+
+    def run(self, choices: list[int], upto: int) -> None:
+        """Evaluate each choice (an index into ``actions``) on every deal below ``upto``."""
+        self._draw_deals(upto)
+        me = self.view.player
+        for c in choices:
+            action = self.actions[c]
+            points = self.points[c]
+            equity = self.equity[c]
+            for i in range(len(points), upto):
+                m, deal = self.deals[i]
+                winner, won = play_choice(self.view, self.sense, self.models[m][0], deal, action)
+                points.append(0.0 if winner is None else float(won if winner == me else -won))
+                if self.priced:
+                    equity.append(self.value.value(winner, won))

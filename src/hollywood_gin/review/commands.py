@@ -1,0 +1,110 @@
+"""The ``review`` subcommand: rate a player's decisions in a record or a saved match.
+
+Imported by the CLI at start-up, so this module imports only the standard library and
+the core; the bots, the store and the review engine are imported when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import HollywoodGinError
+
+__all__ = ["register"]
+
+
+def _whole(low: int, what: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") \
+                from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{what} must be {low} or more, not {value}")
+        return value
+    return parse
+
+
+def _load_saved(match_id: str, db: str | None) -> tuple[Any, tuple[str, str]]:
+    """The match and player names of a saved game (the ``stats`` command's store)."""
+    try:
+        from ..store import Store
+        from ..tui.stats import find_match
+    except ModuleNotFoundError as exc:
+        raise HollywoodGinError(
+            f"saved games need the 'store' extra ({exc.name} is missing): "
+            "pip install 'hollywood-gin[play]'") from None
+    store = Store(db)
+    try:
+        row = find_match(store, match_id)
+        if row.kind == "keeper":
+            raise HollywoodGinError(
+                f"match {row.id[:8]} is a score-keeper sheet: it has no cards or actions "
+                "to review")
+        persistent = store.open_match(row.id)
+        return persistent.match, persistent.players
+    finally:
+        store.close()
+
+
+def _cmd_review(args: argparse.Namespace) -> int:
+    from .engine import ReviewSettings, review_match
+    from .text import ReviewProgress, render_match
+
+    settings = ReviewSettings(seed=args.seed, min_deals=min(32, args.deals),
+                              max_deals=args.deals)
+    if args.saved:
+        match, names = _load_saved(args.saved, args.db)
+    else:
+        from ..record import load_record, players_of_record
+
+        match = load_record(args.record)
+        with open(args.record, encoding="utf-8") as f:
+            names = players_of_record(json.load(f))
+    hands = None if args.hand is None else [args.hand]
+    review = review_match(match, args.player, hands=hands, settings=settings, jobs=args.jobs,
+                          progress=ReviewProgress(sys.stderr), hindsight=args.hindsight,
+                          names=names)
+    if args.json:
+        print(json.dumps(review.to_dict()))
+    else:
+        print(render_match(review))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``review`` to the ``hollywood-gin`` command."""
+    parser = subparsers.add_parser(
+        "review", help="rate every decision of a player in a finished hand or match",
+        description="Review a player's decisions in a match record or a saved match: each "
+        "decision is analysed from what he could see at that moment, every legal choice "
+        "played out on the same deals, and graded best, good, inaccuracy, mistake or "
+        "blunder by the expected points it lost against the best (see docs/review.md).")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("record", nargs="?", help="a match record (docs/record-format.md)")
+    source.add_argument("--saved", metavar="MATCH_ID",
+                        help="a saved match by its id (or a unique beginning of it), as "
+                        "'hollywood-gin stats' lists them")
+    parser.add_argument("--player", type=int, choices=(0, 1), default=0,
+                        help="whose decisions to review (default 0: you, in a saved match)")
+    parser.add_argument("--hand", type=_whole(1, "--hand"), default=None, metavar="K",
+                        help="review hand K only (1 first), showing every decision")
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the sampled deals (default 0): the same seed gives the "
+                        "same review")
+    parser.add_argument("--jobs", type=_whole(1, "--jobs"), default=1,
+                        help="parallel processes (default 1)")
+    parser.add_argument("--deals", type=_whole(1, "--deals"), default=192,
+                        help="most deals a close decision is played out on (default 192)")
+    parser.add_argument("--hindsight", action="store_true",
+                        help="add, per decision, what the opponent actually held and whether "
+                        "the choice worked out (never used for a grade)")
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="database of --saved (default: $HOLLYWOOD_GIN_DB, else SQLite in "
+                        "your data directory)")
+    parser.set_defaults(func=_cmd_review)
