@@ -244,6 +244,34 @@ def review_decision(
     return _summarise(view, legal, pick, sampler, z, hand_number)
 
 
+def _crossfit(values: list[list[float]], contenders: list[int], prefer: int
+              ) -> Callable[[list[float]], tuple[float, float]]:
+    """The loss of a choice against the best, measured on deals that did not pick the best.
+
+    The best of many noisy means is flattered by its noise (the winner's curse), and so
+    would be every loss measured against it.  So the best is picked twice, on the even
+    deals and on the odd ones, and each choice is compared on the even deals with the
+    odd deals' pick and on the odd deals with the even deals' pick.  If the pick is
+    wrong the loss comes out low, never high: a player is not charged for noise.
+    """
+    n = min(len(values[c]) for c in contenders)
+
+    def pick(parity: int) -> int:
+        rows = range(parity, n, 2)
+        if not rows:
+            return _leader(values, contenders, prefer)
+        return max(contenders, key=lambda c: (sum(values[c][i] for i in rows), c == prefer, -c))
+
+    on_even, on_odd = pick(1), pick(0)  # the pick that judges even deals is made on odd ones
+
+    def loss(own: list[float]) -> tuple[float, float]:
+        judge = (values[on_even], values[on_odd])
+        diffs = [judge[i % 2][i] - own[i] for i in range(min(len(own), n))]
+        return _mean_se(diffs)
+
+    return loss
+
+
 def _summarise(view: HandView, legal: list[Action], pick: int, sampler: ChoiceSampler,
                z: float, hand_number: int) -> DecisionReview:
     values = sampler.points
@@ -251,28 +279,36 @@ def _summarise(view: HandView, legal: list[Action], pick: int, sampler: ChoiceSa
     full = [c for c in range(len(legal)) if len(values[c]) == longest]
     best = _leader(values, full, pick)
     best_mean = sum(values[best]) / longest
+    held_out = _crossfit(values, full, pick)
     choices = []
     for c, action in enumerate(legal):
         m, s, _shared = _paired(values[best], values[c])
         mean, se = _mean_se(values[c])
         if len(values[c]) < longest:  # fewer deals: its value through the best's, paired
             mean = best_mean - m
-        low, high = m - z * s, m + z * s
-        is_best = c == best or (m == 0 and s == 0)
+        is_best = c == best or (m == 0 and s == 0)  # or the same result on every deal
+        if is_best:
+            loss = low = high = 0.0
+        else:
+            lm, ls = held_out(values[c])
+            loss, low, high = max(0.0, lm), lm - z * ls, lm + z * ls
         equity = None
         if sampler.priced:
             equity = sum(sampler.equity[c]) / len(sampler.equity[c])
         choices.append(ChoiceValue(
             action=action, points=mean, points_se=se, deals=len(values[c]),
-            loss=max(0.0, m), loss_low=low, loss_high=high,
-            grade=grade_of(max(0.0, m), low, best=is_best), equity=equity,
+            loss=loss, loss_low=low, loss_high=high,
+            grade=grade_of(loss, low, best=is_best), equity=equity,
         ))
     eq_best = eq_loss = eq_low = eq_high = None
     if sampler.priced:
         eq = sampler.equity
         eq_best = _leader(eq, full, pick)
-        m, s, _ = _paired(eq[eq_best], eq[pick])
-        eq_loss, eq_low, eq_high = max(0.0, m), m - z * s, m + z * s
+        if eq_best == pick:
+            eq_loss = eq_low = eq_high = 0.0
+        else:
+            m, s = _crossfit(eq, full, pick)(eq[pick])
+            eq_loss, eq_low, eq_high = max(0.0, m), m - z * s, m + z * s
     return DecisionReview(
         hand_number=hand_number, ply=len(view.history), kind=decision_kind(view), view=view,
         choices=tuple(choices), chosen=pick, best=best,

@@ -51,8 +51,8 @@ _KIND_LABELS = {
     "upcard": lambda: _("upcard"),
     "draw": lambda: _("draw"),
     "discard": lambda: _("discard"),
-    "knock": lambda: _("knock?"),
-    "gin": lambda: _("gin?"),
+    "knock": lambda: _("knock or play on"),
+    "gin": lambda: _("gin or play on"),
 }
 
 
@@ -93,12 +93,17 @@ def render_decision(d: DecisionReview, *, number: int, position: bool = True) ->
         lines.append("       " + where)
     h = d.hindsight
     if h is not None:
-        worked = _("it worked out") if h.worked_out else _("it did not work out")
-        lines.append("       " + _(
-            "hindsight (not used for the grade): the opponent held {cards}; on the real "
-            "cards your choice scores {mine:+d}, the best {best:+d}: {worked}").format(
-            cards=_cards(h.opponent_hand), mine=h.chosen_points, best=h.best_points,
-            worked=worked))
+        if d.chosen == d.best:
+            outcome = _("on the real cards your choice scores {mine:+d}").format(
+                mine=h.chosen_points)
+        else:
+            worked = _("it worked out") if h.worked_out else _("it did not work out")
+            outcome = _("on the real cards your choice scores {mine:+d}, the best {best:+d}: "
+                        "{worked}").format(mine=h.chosen_points, best=h.best_points,
+                                           worked=worked)
+        lines.append("       " + _("hindsight (not used for the grade): the opponent held "
+                                   "{cards}; {outcome}").format(
+            cards=_cards(h.opponent_hand), outcome=outcome))
     return "\n".join(lines)
 
 
@@ -165,8 +170,11 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None) -> 
     if worst:
         lines += ["", _("Worst decisions:")]
         for d in worst:
-            lines.append(_("Hand {hand}, move {ply}:").format(hand=d.hand_number, ply=d.ply + 1))
-            lines.append(render_decision(d, number=d.ply + 1))
+            hand = review.hand(d.hand_number)
+            number = hand.decisions.index(d) + 1
+            lines.append(_("Hand {hand}, decision {number}:").format(hand=d.hand_number,
+                                                                    number=number))
+            lines.append(render_decision(d, number=number))
     if not every and len(review.hands) > 1:
         lines += ["", _("See every decision of a hand with --hand K.")]
     return "\n".join(lines)

@@ -1,0 +1,146 @@
+"""``hollywood-gin review``: records, saved matches, text and JSON, errors, the progress bar."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from hollywood_gin.actions import Pass
+from hollywood_gin.bots import make_bot
+from hollywood_gin.cli import main
+from hollywood_gin.record import save_record
+from hollywood_gin.review.text import ReviewProgress
+from hollywood_gin.rules import Rules
+from review_helpers import play_hand
+
+FAST = ["--deals", "12"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "match.json"
+    save_record(play_hand(("greedy", "random"), 3), path, players=("Ann", "Bob"))
+    return path
+
+
+def test_review_a_record_prints_every_decision_of_a_hand(
+    capsys: pytest.CaptureFixture[str], record: Path
+) -> None:
+    code, out, err = run(capsys, "review", str(record), "--hand", "1", *FAST)
+    assert code == 0
+    assert "Review of Ann's decisions (player 0)" in out
+    assert "Accuracy" in out and "expected points lost" in out
+    assert "Points lost by kind: upcard and draw choices" in out
+    assert "Hand 1:" in out and "your cards:" in out
+    assert "♠" in out or "♥" in out or "♦" in out or "♣" in out  # cards with suit symbols
+    assert err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_review_json_is_the_match_review(capsys: pytest.CaptureFixture[str], record: Path) -> None:
+    code, out, _ = run(capsys, "review", str(record), "--player", "1", "--json", "--seed", "4",
+                       *FAST)
+    assert code == 0
+    data = json.loads(out)
+    assert data["format"] == "hollywood-gin-review" and data["player"] == 1
+    assert data["names"] == ["Ann", "Bob"]
+    assert data["method"]["seed"] == 4 and data["method"]["max_deals"] == 12
+    assert data["decision_count"] == len(data["hands"][0]["decisions"]) > 0
+    for d in data["hands"][0]["decisions"]:
+        assert d["view"]["player"] == 1 and "hindsight" not in d
+    code, again, _ = run(capsys, "review", str(record), "--player", "1", "--json", "--seed",
+                         "4", *FAST)
+    assert again == out  # the same record and seed give the same review
+
+
+def test_hindsight_is_opt_in_and_labelled(capsys: pytest.CaptureFixture[str],
+                                          record: Path) -> None:
+    _, out, _ = run(capsys, "review", str(record), "--hindsight", *FAST)
+    assert "hindsight (not used for the grade): the opponent held" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["review", "/nonexistent/record.json"], "cannot read record"),
+        (["review", "RECORD", "--hand", "7"], "there is no hand 7"),
+    ],
+)
+def test_review_errors_are_clear(capsys: pytest.CaptureFixture[str], record: Path,
+                                 argv: list[str], message: str) -> None:
+    argv = [str(record) if a == "RECORD" else a for a in argv]
+    code, out, err = run(capsys, *argv, *FAST)
+    assert code == 2 and out == ""
+    assert message in err
+
+
+@pytest.mark.parametrize("argv", [["review"], ["review", "x.json", "--saved", "abcd"],
+                                  ["review", "x.json", "--player", "2"],
+                                  ["review", "x.json", "--jobs", "0"]])
+def test_review_bad_arguments_are_usage_errors(capsys: pytest.CaptureFixture[str],
+                                               argv: list[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert "usage" in capsys.readouterr().err
+
+
+def test_review_a_saved_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from hollywood_gin.store import Store
+
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    game = store.new_match(rules=Rules(), seed=5, players=("You", "Computer"))
+    bots = [make_bot("basic", seed=1), make_bot("greedy", seed=2)]
+    hand = game.match.hand
+    while not hand.is_over:
+        seat = hand.to_act
+        game.act(bots[seat].choose(hand.view(seat)), seat)
+    store.close()
+    code, out, _ = run(capsys, "review", "--saved", game.id[:6], "--db", url, "--json", *FAST)
+    assert code == 0
+    data = json.loads(out)
+    assert data["names"] == ["You", "Computer"] and len(data["hands"]) == 1
+    code, out, err = run(capsys, "review", "--saved", "ffffffff", "--db", url, *FAST)
+    assert code == 2 and "no saved match" in err
+
+
+def test_an_unfinished_hand_is_not_reviewed(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    from hollywood_gin.match import Match
+
+    match = Match(seed=9)
+    match.apply(Pass())
+    path = tmp_path / "open.json"
+    save_record(match, path)
+    code, _, err = run(capsys, "review", str(path), "--hand", "1", *FAST)
+    assert code == 2 and "not over" in err
+    code, out, _ = run(capsys, "review", str(path), *FAST)
+    assert code == 0 and "No decision to review" in out
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_draws_only_on_a_terminal() -> None:
+    tty = _Terminal()
+    bar = ReviewProgress(tty)
+    for done in range(4):
+        bar(done, 3)
+    assert "review [" in tty.getvalue() and "3/3 decisions" in tty.getvalue()
+    assert tty.getvalue().endswith("\n")
+    pipe = io.StringIO()
+    quiet = ReviewProgress(pipe)
+    quiet(1, 3)
+    quiet(3, 3)
+    assert pipe.getvalue() == ""
