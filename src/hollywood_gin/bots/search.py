@@ -157,6 +157,10 @@ class Playout:
             now = deadwood_of_mask(mask)
         return plan if plan[1] < now else None
 
+    def arrangement(self, kmask: int) -> tuple[int, ...]:
+        """The melds a knocker with ``kmask`` shows (R8.1)."""
+        return arrangement_of_mask(kmask)
+
     def knock_limit_for(self, seat: int, opp_draws: int) -> float:
         r = self.r
         late = max(0, opp_draws - r.early[seat])
@@ -167,7 +171,7 @@ class Playout:
         k = deadwood_of_mask(kmask)
         if k == 0:
             return knocker, self.r.gin_bonus + deadwood_of_mask(dmask)
-        melds = arrangement_of_mask(kmask)
+        melds = self.arrangement(kmask)
         d, _ = defender_layout_of_masks(melds, kmask, dmask)
         if k < d:
             return knocker, d - k
@@ -268,17 +272,25 @@ class MemoPlayout(Playout):
     deal, the opponent's hands repeat (he draws the same stock cards whatever I threw, unless
     he takes my throw), and so do many of mine.  The same decisions, fewer meld searches."""
 
-    __slots__ = ("memo",)
+    __slots__ = ("memo", "shown")
 
     def __init__(self, r: PlayoutRules) -> None:
         super().__init__(r)
         self.memo: dict[int, tuple[int, int]] = {}
+        self.shown: dict[int, tuple[int, ...]] = {}  # a knock choice shows the same melds
+        # on every deal
 
     def best_discard(self, mask: int, taken: int) -> tuple[int, int]:
         key = mask | (taken + 1) << 52
         found = self.memo.get(key)
         if found is None:
             found = self.memo[key] = Playout.best_discard(self, mask, taken)
+        return found
+
+    def arrangement(self, kmask: int) -> tuple[int, ...]:
+        found = self.shown.get(kmask)
+        if found is None:
+            found = self.shown[kmask] = arrangement_of_mask(kmask)
         return found
 
 

@@ -55,7 +55,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     from .engine import ReviewSettings, review_match
     from .text import ReviewProgress, render_match
 
-    settings = ReviewSettings(seed=args.seed, min_deals=min(32, args.deals),
+    settings = ReviewSettings(seed=args.seed, min_deals=min(24, args.deals),
                               max_deals=args.deals)
     if args.saved:
         match, names = _load_saved(args.saved, args.db)

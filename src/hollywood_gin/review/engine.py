@@ -87,9 +87,9 @@ class ReviewSettings:
     """
 
     seed: int = 0
-    min_deals: int = 32  # every choice is played on this many deals ...
+    min_deals: int = 24  # every choice is played on this many deals ...
     max_deals: int = 192  # ... the contenders on up to this many
-    batch: int = 32  # deals added at a time to the contenders
+    batch: int = 24  # deals added at a time to the contenders
     z: float = 1.96  # the intervals' width in standard errors (95%)
     continuation: Continuation = field(default_factory=Continuation)
 

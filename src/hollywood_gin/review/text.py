@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..melds import deadwood
 from .model import GROUPS, DecisionReview, Grade, HandReview, MatchReview
 
@@ -125,6 +125,11 @@ def _summary(review: HandReview | MatchReview) -> list[str]:
     return lines
 
 
+_RESULT_WORDS = {
+    "knock": N_("knock"), "undercut": N_("undercut"), "gin": N_("gin"), "big_gin": N_("big gin"),
+}
+
+
 def _names(review: MatchReview) -> tuple[str, str]:
     return review.names
 
@@ -137,7 +142,7 @@ def _hand_title(h: HandReview, names: tuple[str, str]) -> str:
         how = _("dead hand")
     else:
         how = _("{winner} won {points} ({kind})").format(
-            winner=names[r.winner], points=r.points, kind=r.kind)
+            winner=names[r.winner], points=r.points, kind=_(_RESULT_WORDS.get(r.kind, r.kind)))
     return _("Hand {number}: {how}").format(number=h.hand_number, how=how)
 
 
