@@ -16,8 +16,9 @@ What it measures, on matches the expert plays against greedy (Hollywood rules):
    two jobs).
 
 The machine may be shared: every figure is the median of ``--repeat`` runs, CPU time is
-reported beside wall time (a busy machine stretches wall time, not CPU time), and the
-load average at the start and end of the run is recorded.
+reported beside wall time (a busy machine stretches wall time far more than CPU time),
+with the CPU time of the worker processes shared out over ``--jobs`` cores as the wall
+time idle cores would give, and the load average at the start and end is recorded.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import sys
 import time
@@ -97,18 +99,27 @@ def bench_hands(matches: list[Match], settings: ReviewSettings, repeat: int,
     }
 
 
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its finished worker processes."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def bench_match(match: Match, settings: ReviewSettings, repeat: int, jobs: int
                 ) -> dict[str, Any]:
     walls: list[float] = []
+    cpus: list[float] = []
     decisions = 0
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu_with_children()
         decisions = 0
         for player in (0, 1):
             review = review_match(match, player, settings=settings, jobs=jobs)
             decisions += len(review.decisions)
         walls.append(time.perf_counter() - start)
+        cpus.append(_cpu_with_children() - cpu)
     median = statistics.median(walls)
+    cpu_median = statistics.median(cpus)
     return {
         "hands": len(match.hands),
         "decisions": decisions,
@@ -117,6 +128,9 @@ def bench_match(match: Match, settings: ReviewSettings, repeat: int, jobs: int
         "wall_s": [round(w, 1) for w in walls],
         "wall_s_median": round(median, 1),
         "wall_s_per_1000_decisions": round(1000 * median / max(1, decisions), 1),
+        "cpu_s_median": round(cpu_median, 1),
+        # what the wall time would be with ``jobs`` idle cores: CPU time shared out
+        "idle_cores_s_per_1000_decisions": round(1000 * cpu_median / jobs / max(1, decisions), 1),
     }
 
 

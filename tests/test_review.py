@@ -17,6 +17,7 @@ from hollywood_gin.hand import Hand, HandView
 from hollywood_gin.match import Match
 from hollywood_gin.review import (
     Grade,
+    HandReview,
     Kind,
     MatchReview,
     ReviewError,
@@ -290,6 +291,16 @@ def test_json_round_trip_keeps_every_decision_and_the_position() -> None:
     first = data["hands"][0]["decisions"][0]
     assert {"kind", "chosen", "best", "loss", "loss_interval", "grade", "choices", "view",
             "hindsight", "equity"} <= set(first)
+
+
+def test_a_hand_review_alone_round_trips() -> None:
+    match = play_hand(("basic", "greedy"), 42)
+    review = review_hand(match, 1, 0, settings=QUICK)
+    data = json.loads(json.dumps(review.to_dict()))
+    assert data["format"] == "hollywood-gin-review" and "rules" in data
+    assert HandReview.from_dict(data) == review
+    with pytest.raises(ReviewError, match="rules"):
+        HandReview.from_dict(review.to_dict(standalone=False))
 
 
 def test_a_decision_alone_round_trips_with_its_view() -> None:

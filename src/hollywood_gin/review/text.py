@@ -130,10 +130,6 @@ _RESULT_WORDS = {
 }
 
 
-def _names(review: MatchReview) -> tuple[str, str]:
-    return review.names
-
-
 def _hand_title(h: HandReview, names: tuple[str, str]) -> str:
     r = h.result
     if r is None:
@@ -149,7 +145,7 @@ def _hand_title(h: HandReview, names: tuple[str, str]) -> str:
 def render_match(review: MatchReview, *, every_decision: bool | None = None) -> str:
     """The review as text: the summary, the worst decisions and, for one hand (or with
     ``every_decision``), every decision with its position."""
-    names = _names(review)
+    names = review.names
     who = names[review.player]
     every = len(review.hands) == 1 if every_decision is None else every_decision
     lines = [_("Review of {player}'s decisions (player {number})").format(
