@@ -65,6 +65,12 @@ BAD_VALUES: dict[str, list[list[str]]] = {
         ["--names", "", "bob"], ["--names", "alice", "x" * 99], ["--names", "bob", "Bob"],
         ["--rules", "poker"], ["--rule", "box_bonus=-1"], ["--names", "alice"],
     ],
+    "review": [
+        [f"{NOWHERE}/record.json"], [str(ROOT / "README.md")], [RECORD, "--player", "2"],
+        [RECORD, "--hand", "0"], [RECORD, "--hand", "99"], [RECORD, "--jobs", "0"],
+        [RECORD, "--deals", "0"], [RECORD, "--seed", "x"], [RECORD, "--saved", "abcd"],
+        ["--saved", "ab", "--db", "sqlite://"], ["--saved", "abcd", "--db", "sqlite://"],
+    ],
     "serve": [
         ["--port", "0"], ["--port", "70000"], ["--port", "-1"], ["--bot-delay", "-1"],
         ["--bot-delay", "nan"], ["--message-rate", "-1"], ["--message-burst", "0"],
@@ -91,6 +97,7 @@ OUTPUT: dict[str, list[str]] = {
     "score": ["score", "--help"],
     "serve": ["serve", "--help"],
     "db": ["db", "history"],
+    "review": ["review", RECORD, "--deals", "8"],
 }
 
 
@@ -253,6 +260,7 @@ def test_replay_into_head_prints_its_first_line_quietly() -> None:
     ("textual", ["play"], "play"),
     ("textual", ["score"], "play"),
     ("sqlalchemy", ["stats"], "play"),
+    ("sqlalchemy", ["review", "--saved", "abcd", "--db", "sqlite://"], "store"),
     ("sqlalchemy", ["play"], "play"),
     ("psycopg", ["stats", "--db", "postgresql+psycopg://u:p@127.0.0.1:9/x"], "postgres"),
     ("matplotlib", ["arena", "random", "random", "--hands", "2", "--plot", "x.png"], "plot"),

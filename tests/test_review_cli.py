@@ -90,7 +90,8 @@ def test_review_bad_arguments_are_usage_errors(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
-    assert "usage" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "hollywood-gin review: error:" in err and len(err.strip().splitlines()) == 1
 
 
 def test_review_a_saved_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -111,6 +112,13 @@ def test_review_a_saved_match(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert data["names"] == ["You", "Computer"] and len(data["hands"]) == 1
     code, out, err = run(capsys, "review", "--saved", "ffffffff", "--db", url, *FAST)
     assert code == 2 and "no saved match" in err
+
+
+def test_an_unusable_database_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "review", "--saved", "abcd", "--db",
+                       "sqlite:////nonexistent-hollywood-gin-dir/x.db")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "cannot open the database" in err
 
 
 def test_an_unfinished_hand_is_not_reviewed(capsys: pytest.CaptureFixture[str],

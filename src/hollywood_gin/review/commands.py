@@ -11,33 +11,18 @@ import json
 import sys
 from typing import Any
 
+from ..cli import whole
 from ..errors import HollywoodGinError
 
 __all__ = ["register"]
 
 
-def _whole(low: int, what: str) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{what} must be a whole number, not {text!r}") \
-                from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{what} must be {low} or more, not {value}")
-        return value
-    return parse
-
-
 def _load_saved(match_id: str, db: str | None) -> tuple[Any, tuple[str, str]]:
-    """The match and player names of a saved game (the ``stats`` command's store)."""
-    try:
-        from ..store import Store
-        from ..tui.stats import find_match
-    except ModuleNotFoundError as exc:
-        raise HollywoodGinError(
-            f"saved games need the 'store' extra ({exc.name} is missing): "
-            "pip install 'hollywood-gin[play]'") from None
+    """The match and player names of a saved game (the ``stats`` command's store).  A
+    missing extra raises ModuleNotFoundError: the CLI names the extra to install."""
+    from ..store import Store
+    from ..tui.stats import find_match
+
     store = Store(db)
     try:
         row = find_match(store, match_id)
@@ -91,15 +76,15 @@ def register(subparsers: Any) -> None:
                         "'hollywood-gin stats' lists them")
     parser.add_argument("--player", type=int, choices=(0, 1), default=0,
                         help="whose decisions to review (default 0: you, in a saved match)")
-    parser.add_argument("--hand", type=_whole(1, "--hand"), default=None, metavar="K",
+    parser.add_argument("--hand", type=whole(1), default=None, metavar="K",
                         help="review hand K only (1 first), showing every decision")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the sampled deals (default 0): the same seed gives the "
                         "same review")
-    parser.add_argument("--jobs", type=_whole(1, "--jobs"), default=1,
+    parser.add_argument("--jobs", type=whole(1, 64), default=1,
                         help="parallel processes (default 1)")
-    parser.add_argument("--deals", type=_whole(1, "--deals"), default=192,
+    parser.add_argument("--deals", type=whole(1, 100_000), default=192,
                         help="most deals a close decision is played out on (default 192)")
     parser.add_argument("--hindsight", action="store_true",
                         help="add, per decision, what the opponent actually held and whether "
