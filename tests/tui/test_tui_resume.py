@@ -56,8 +56,9 @@ def test_resume_mid_hand_after_a_restart(tmp_path: Path) -> None:
     asyncio.run(second(asyncio.run(first())))
 
 
-def test_resume_at_the_end_of_a_hand_and_refusing_abandons(tmp_path: Path) -> None:
-    """Stopped on the end-of-hand screen: it shows again; saying no starts a new match."""
+def test_resume_at_the_end_of_a_hand_and_a_new_match_keeps_it(tmp_path: Path) -> None:
+    """Stopped on the end-of-hand screen: it shows again; saying no starts a new match and
+    the old one stays saved, unfinished (closing a question never abandons, issue 11 §2)."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
 
     async def first() -> str:
@@ -92,7 +93,7 @@ def test_resume_at_the_end_of_a_hand_and_refusing_abandons(tmp_path: Path) -> No
             await settle(pilot, app)
             assert app.session is not None and app.session.id != match_id
         statuses = {m.id: m.status for m in app.store.matches()}
-        assert statuses[match_id] == "abandoned"
+        assert statuses[match_id] == "playing"
         app.store.close()
 
     match_id = asyncio.run(first())

@@ -82,3 +82,60 @@ async def play_to_hand_end(pilot: Pilot[Any], app: GinApp, *, mouse: bool = Fals
             each()
         await human_turn(pilot, app, mouse=mouse)
     raise AssertionError("the hand did not end")
+
+
+def scripted_action(view: Any) -> Any:
+    """The scripted person's action for a view (the same policy as :func:`human_turn`)."""
+    from hollywood_gin.actions import Discard, DrawStock, Pass
+
+    if view.phase is Phase.OFFER:
+        return Pass()
+    if view.phase is Phase.DRAW:
+        return DrawStock()
+    knocks = [a for a in view.legal_actions if isinstance(a, Knock)]
+    if knocks:
+        return min(knocks, key=lambda a: (a.card is not None, _left(view, a)))
+    legal = [c for c in discard_choices(view.hand) if c.card != view.taken_card]
+    return Discard(legal[0].card)
+
+
+def _left(view: Any, knock: Knock) -> int:
+    from hollywood_gin.melds import deadwood
+
+    return deadwood(c for c in view.hand if c != knock.card)
+
+
+def play_out(session: Any, *, hands: int = 1, until_finished: bool = False) -> None:
+    """Play a stored session on without the screen (fast): to the end of the current hand,
+    of ``hands`` hands, or of the match; it stops at a hand's end, as the screen would."""
+    played = 0
+    while True:
+        if session.hand.is_over:
+            played += 1
+            if session.match.finished or (not until_finished and played >= hands):
+                return
+            session.next_hand()
+            continue
+        if session.human_to_act:
+            session.act(scripted_action(session.view()))
+        else:
+            session.computer_act(session.computer_choice())
+
+
+def on_screen(app: App[Any], widget: Any) -> bool:
+    """The widget is drawn whole inside the screen (not cut, not scrolled away)."""
+    visible = app.screen._compositor.visible_widgets
+    if widget not in visible:
+        return False
+    region, clip = visible[widget]
+    width, height = app.size
+    return (region.width > 0 and region.height > 0 and clip.contains_region(region)
+            and region.right <= width and region.bottom <= height)
+
+
+def rendered(widget: Any) -> str:
+    """A Static's whole text at its width, whitespace folded (what it shows when whole)."""
+    console = Console(width=max(widget.size.width, 20), file=io.StringIO(), record=True,
+                      legacy_windows=False)
+    console.print(widget.content)
+    return " ".join(console.export_text().split())

@@ -4,10 +4,15 @@ The screen shows only the person's view (R3.4): his hand grouped into its
 best melds with the deadwood live, the pile (public, R4.4), the stock count,
 the computer's card count and the cards it is known to hold.  Every action
 goes through :class:`~.session.GameSession`, so it is saved before it is
-shown; an illegal attempt shows the engine's reason and changes nothing.
+shown; an illegal attempt says why and changes nothing.
 
-The screens live beside this module: :mod:`.table` draws the table,
-:mod:`.game` plays on it, :mod:`.handend` and :mod:`.dialogs` are the rest.
+At the start: one unfinished match is offered for resuming, several are listed (the
+Saved games screen), none opens the new-match dialog.  Nothing is ever abandoned by
+closing a dialog; a new match leaves the others saved.
+
+The screens live beside this module: :mod:`.table` draws the table, :mod:`.game`
+plays on it, :mod:`.handend`, :mod:`.newmatch`, :mod:`.dialogs` and :mod:`.saved` are
+the rest.
 """
 
 from __future__ import annotations
@@ -16,22 +21,24 @@ from rich.text import Text
 from textual.app import App
 
 from ..errors import HollywoodGinError
+from ..i18n import _
 from ..rules import PRESETS, Rules
 from ..store import Store
-from .dialogs import HelpScreen, NewMatch, NewMatchScreen
+from .dialogs import HelpScreen, PileScreen, RulesScreen
 from .game import GameScreen
 from .handend import HandEndScreen, MatchEndScreen
-from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint, resumable
+from .newmatch import NewMatch, NewMatchScreen
+from .saved import SavedGamesScreen, saved_rows
+from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint
 from .table import KEY_NAMES
 from .widgets import AskScreen
 
 __all__ = ["KEY_NAMES", "GameScreen", "GinApp", "HandEndScreen", "HelpScreen", "MatchEndScreen",
-           "NewMatch", "NewMatchScreen"]
-
+           "NewMatch", "NewMatchScreen", "PileScreen", "RulesScreen", "SavedGamesScreen"]
 
 
 class GinApp(App[None]):
-    """``hollywood-gin play``: resume the unfinished match, or start a new one."""
+    """``hollywood-gin play``: resume an unfinished match, or start a new one."""
 
     TITLE = "Hollywood Gin"
     CSS = """
@@ -48,13 +55,16 @@ class GinApp(App[None]):
         first_dealer: int | None = None,
         new: bool = False,
         ask: bool = True,
+        resume: str | None = None,
         delay: float = 0.7,
         four_colour: bool = False,
         bot_factory: BotFactory = default_bot,
         hinter: Hinter = default_hint,
     ) -> None:
-        """``ask`` False starts at once with the given level and rules (for tests and
-        scripts); ``delay`` is the pause before each computer move, in seconds."""
+        """``new`` offers no saved match; ``ask`` False starts at once with the given level
+        and rules instead of showing the new-match dialog (given flags mean start now);
+        ``resume`` opens that saved match; ``delay`` is the pause before each computer move,
+        in seconds."""
         super().__init__()
         self.store = store
         self.level = level
@@ -63,6 +73,7 @@ class GinApp(App[None]):
         self.first_dealer = first_dealer
         self.new = new
         self.ask = ask
+        self.resume_id = resume
         self.delay = delay
         self.four_colour = four_colour
         self.bot_factory = bot_factory
@@ -90,53 +101,88 @@ class GinApp(App[None]):
     def on_mount(self) -> None:
         self.call_after_refresh(self._start)
 
+    # -- starting ----------------------------------------------------------------------
+
     def _start(self) -> None:
-        row = None if self.new else resumable(self.store)
-        if row is None:
-            self.ask_new_match(first=True)
+        if self.resume_id is not None:
+            self.resume(self.resume_id, first=True)
             return
+        if self.new:
+            waiting = len(saved_rows(self.store, "match"))
+            self.ask_new_match(first=True)
+            if waiting:
+                self.game.say(_("Your unfinished matches stay saved: l lists them."))
+            return
+        rows = saved_rows(self.store, "match")
+        if not rows:
+            self.ask_new_match(first=True)
+        elif len(rows) == 1:
+            self._offer_resume(rows[0].id)
+        else:
+            self.push_screen(SavedGamesScreen(self.store, "match"), self._chosen_at_start)
+
+    def _chosen_at_start(self, match_id: str | None) -> None:
+        if match_id is None:
+            self.ask_new_match(first=True)
+        else:
+            self.resume(match_id, first=True)
+
+    def _open(self, match_id: str) -> GameSession | None:
         try:
-            session = GameSession.resume(self.store, row.id, bot_factory=self.bot_factory,
-                                         hinter=self.hinter)
+            return GameSession.resume(self.store, match_id, bot_factory=self.bot_factory,
+                                      hinter=self.hinter)
         except (HollywoodGinError, ImportError) as exc:
-            self.game.say(f"The saved match {row.id[:8]} cannot be resumed: {exc}", error=True)
+            self.game.say(_("The saved match {id} cannot be resumed: {error}").format(
+                id=match_id[:8], error=exc), error=True)
+            return None
+
+    def _offer_resume(self, match_id: str) -> None:
+        """One unfinished match: resume it, or start a new one (it stays saved)."""
+        session = self._open(match_id)
+        if session is None:
             self.ask_new_match(first=True)
             return
         totals = session.sheet.totals
-        question = Text(
-            f"You have an unfinished match against {session.names[COMPUTER]}, "
-            f"started {session.started()}: hand {session.hand_number}, "
-            f"you {totals[0]} – computer {totals[1]}.\n"
-            "Resume it exactly where it stopped?")
+        question = Text(_(
+            "You have an unfinished match against {name}, started {when}: hand {hand}, "
+            "you {you} – computer {computer}.\nResume it exactly where it stopped? "
+            "A new match leaves it saved (l lists saved games).").format(
+            name=session.names[COMPUTER], when=session.started(), hand=session.hand_number,
+            you=totals[0], computer=totals[1]))
 
         def answered(resume: bool | None) -> None:
             if resume:
                 self.game.attach(session)
             else:
-                session.abandon()
-                self.ask_new_match(first=True)
+                self.ask_new_match(first=True)  # closing the question abandons nothing
 
-        self.push_screen(AskScreen("Resume?", question, ("Resume", "r"), ("New match", "n")),
-                         answered)
+        self.push_screen(AskScreen(_("Resume?"), question, (_("Resume"), "r"),
+                                   (_("New match"), "n")), answered)
+
+    def resume(self, match_id: str, *, first: bool = False) -> None:
+        """Open a saved match (by id or a unique beginning of it) and play on."""
+        session = self._open(match_id)
+        if session is None:
+            if first:
+                self.ask_new_match(first=True)
+            return
+        self.game.attach(session)
 
     def ask_new_match(self, first: bool = False) -> None:
-        """The new-match dialog, or a match at once when not asking."""
+        """The new-match dialog, or a match at once when not asking.  Cancelling it with no
+        match on the table quits; nothing is abandoned either way."""
         if not self.ask and first:
             self.start_match(NewMatch(self.level, self.rules, self.first_dealer))
             return
-        custom = None if self.rules.preset_name else self.rules
 
         def chosen(choice: NewMatch | None) -> None:
             if choice is not None:
-                old = self.session
-                if old is not None and not old.match.finished:
-                    old.abandon()
                 self.start_match(choice)
             elif self.session is None:
                 self.exit()
 
-        self.push_screen(NewMatchScreen(level=self.level, preset=self.rules.preset_name,
-                                        custom=custom, first_dealer=self.first_dealer), chosen)
+        self.push_screen(NewMatchScreen(level=self.level, rules=self.rules,
+                                        first_dealer=self.first_dealer), chosen)
 
     def start_match(self, choice: NewMatch) -> None:
         try:
@@ -144,8 +190,41 @@ class GinApp(App[None]):
                                       seed=self.seed, first_dealer=choice.first_dealer,
                                       bot_factory=self.bot_factory, hinter=self.hinter)
         except ImportError as exc:
-            self.game.say(f"The computer players are not installed: {exc}", error=True)
+            self.game.say(_("The computer players are not installed: {error}").format(
+                error=exc), error=True)
             return
         self.level, self.rules = choice.level, choice.rules
         self.seed = None  # a seed given on the command line deals the first match only
         self.game.attach(session)
+
+    def rematch(self) -> None:
+        """A new match against the same opponent under the same rules (R7.5: a new match
+        may then start); the first dealer is drawn again (R3.1)."""
+        session = self.session
+        if session is None:
+            self.ask_new_match()
+            return
+        self.start_match(NewMatch(session.level, session.rules, None))
+
+    # -- the other screens ---------------------------------------------------------------
+
+    def show_saved_games(self) -> None:
+        """Every unfinished match: resume another one, or abandon one in words."""
+        current = self.session.id if self.session is not None else None
+        screen = SavedGamesScreen(self.store, "match", current=current)
+
+        def chosen(match_id: str | None) -> None:
+            session = self.session
+            if session is not None and session.id in screen.abandoned:
+                self.game.session = None
+                self.ask_new_match()
+                return
+            if match_id is not None and match_id != current:
+                self.resume(match_id)
+
+        self.push_screen(screen, chosen)
+
+    def show_rules(self) -> None:
+        """The rules in force for this match (or the ones a new match would use)."""
+        session = self.session
+        self.push_screen(RulesScreen(session.rules if session is not None else self.rules))

@@ -45,16 +45,38 @@ def _need_textual() -> None:
     import textual  # noqa: F401
 
 
+#: The ``play`` flags that choose a match besides the rules; any of them, or ``--rules`` or
+#: ``--rule``, given means "start it now".
+_MATCH_FLAGS = ("level", "seed", "first")
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     rules = rules_of(args)
-    _need_textual()
-    from .app import GinApp
-
     store = _open_store(args.db)
     try:
-        app = GinApp(store=store, level=args.level, rules=rules, seed=args.seed,
-                     first_dealer=args.first, new=args.new, delay=args.delay,
-                     four_colour=args.four_colour)
+        if args.list:
+            from .saved import print_saved
+
+            print_saved(store, sys.stdout)
+            return 0
+        _need_textual()
+        from .app import GinApp
+
+        resume = None
+        if args.resume is not None:
+            from .stats import find_match
+
+            row = find_match(store, args.resume)
+            if row.kind != "computer" or row.status != "playing":
+                raise HollywoodGinError(
+                    f"match {row.id[:8]} is not an unfinished match against the computer; "
+                    "see: hollywood-gin play --list")
+            resume = row.id
+        given = rules_given(args) or any(getattr(args, name) is not None
+                                         for name in _MATCH_FLAGS)
+        app = GinApp(store=store, level=args.level or 3, rules=rules, seed=args.seed,
+                     first_dealer=args.first, new=args.new or given, ask=not given,
+                     resume=resume, delay=args.delay, four_colour=args.four_colour)
         app.run()
     finally:
         store.close()
@@ -138,8 +160,11 @@ def register(subparsers: Any) -> None:
     play = subparsers.add_parser(
         "play", help="play a Hollywood match against the computer in the terminal",
         description="Play a Hollywood gin match against the computer. Every move is saved; "
-        "run it again to resume an unfinished match where it stopped.")
-    play.add_argument("--level", type=_level, default=3, metavar="1-5",
+        "run it again to resume an unfinished match where it stopped (with several, a list "
+        "to choose from). Given any of --level, --rules, --rule, --seed or --first, a new "
+        "match with them starts at once, without the new-match dialog; unfinished matches "
+        "stay saved (see --list, or l in the game). Closing a dialog never abandons a match.")
+    play.add_argument("--level", type=_level, default=None, metavar="1-5",
                       help="the computer's strength, 1 (easiest) to 5 (expert); default 3")
     add_rules_arguments(play)
     play.add_argument("--seed", type=whole(0, 2**63 - 1), default=None, metavar="N",
@@ -148,7 +173,12 @@ def register(subparsers: Any) -> None:
                       help="who deals first: 0 you, 1 the computer (default: at random, R3.1)")
     play.add_argument("--db", default=None, metavar="URL", help=db_help)
     play.add_argument("--new", action="store_true",
-                      help="start a new match without offering to resume the unfinished one")
+                      help="start a new match without offering the unfinished ones (they stay "
+                      "saved)")
+    play.add_argument("--list", action="store_true",
+                      help="print every unfinished match and score-keeper sheet, and exit")
+    play.add_argument("--resume", metavar="MATCH_ID", default=None,
+                      help="resume that unfinished match (an id from --list, or its start)")
     play.add_argument("--delay", type=number(0, 10), default=0.7, metavar="SECONDS",
                       help="pause before each computer move, 0 to 10 (default 0.7)")
     play.add_argument("--four-colour", "--four-color", dest="four_colour",

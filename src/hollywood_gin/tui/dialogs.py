@@ -1,68 +1,53 @@
-"""The game's dialogs: a new match (level, rules, first dealer) and the help screen."""
+"""The game's smaller screens: help (also the menu), and the whole discard pile.
+
+Each fits 80x24: its body scrolls and its buttons stay in sight.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Markdown, RadioButton, RadioSet, Static
+from textual.widgets import Button, Markdown, Static
 
-from ..rules import PRESETS, Rules
-from .session import COMPUTER, HUMAN
+from ..actions import TakeDiscard, TakeUpcard
+from ..i18n import _
+from ..rules import Rules
+from .look import card_ink, cards_ink
+from .rulewords import help_rules
+from .session import COMPUTER, HUMAN, GameSession
+from .widgets import Dialog
 
-__all__ = ["HelpScreen", "NewMatch", "NewMatchScreen"]
+__all__ = ["HelpScreen", "PileScreen", "RulesScreen", "help_keys"]
 
-PRESET_NAMES = tuple(PRESETS)
-LEVEL_NAMES = {1: "1 · beginner", 2: "2 · casual", 3: "3 · club player", 4: "4 · strong",
-               5: "5 · expert"}
 
-HELP_RULES = """\
-## The rules in short
-
-**Deal** ten cards each; the 21st is turned up to start the pile (R3.2, R3.3).
-**Opening:** the non-dealer may take the upcard or pass, then the dealer; if both pass,
-the non-dealer draws from the stock (R4.1).
-**A turn:** take the top of the stock or of the pile, then discard. A card just taken
-from the pile may not be discarded that turn (R4.2, R4.3).
-
-**Melds:** a *set* is 3 or 4 of a rank; a *run* 3 or more in sequence in one suit, ace
-low (R2.1, R2.2). Other cards are *deadwood*: ace 1, pictures 10 (R1.3, R2.4).
-
-**Knock** with 10 deadwood or less after your discard: lay out your melds; the defender
-lays off on them (R5.1, R5.3). Lower deadwood wins the difference (R5.5); if the
-defender has as little or less, his *undercut* wins 10 + the difference (R5.6).
-**Gin** (no deadwood) wins 25 + the defender's deadwood and cannot be undercut (R5.7).
-With two cards left in the stock after a discard the hand is dead (R6.1).
-
-**Hollywood:** three games at once. Your first won hand goes in game 1, your second in
-games 1 and 2, later ones in all three (R7.2). A game closes at 100 (R7.3): its winner
-gets +100 (+200 for a shutout) and each player +20 a box, a won hand in it (R7.4).
-Two games of three win the match (R7.5).
-"""
-
-HELP_KEYS = (
-    ("t, click pile", "take the upcard or discard"),
-    ("x", "pass the upcard"),
-    ("s, click stock", "draw from the stock"),
-    ("1–9 0 -, click", "choose a card"),
-    ("again, Enter", "discard the chosen card"),
-    ("← →", "move the choice"),
-    ("k", "knock (chosen or best card)"),
-    ("g", "gin"),
-    ("h", "hint: the expert's move, why"),
-    ("u", "undo your last move"),
-    ("c", "four-colour deck"),
-    ("n", "new match"),
-    ("? F1", "this help (Esc closes)"),
-    ("q", "quit (the match is saved)"),
-)
+def _help_keys() -> tuple[tuple[str, str], ...]:
+    return (
+        (_("t, click pile"), _("take the upcard or discard")),
+        ("x", _("pass the upcard")),
+        (_("s, click stock"), _("draw from the stock")),
+        (_("1–9 0 -, click"), _("choose a card")),
+        (_("again, Enter"), _("discard the chosen card")),
+        ("← →", _("move the choice")),
+        ("k", _("knock (chosen or best card)")),
+        ("g", _("gin")),
+        ("h", _("hint: the expert's move, why")),
+        ("u", _("undo your last move")),
+        (_("p, click pile text"), _("the whole discard pile")),
+        ("r", _("the rules in force")),
+        ("l", _("saved games: resume or abandon")),
+        ("c", _("four-colour deck")),
+        ("n", _("new match (this one stays saved)")),
+        ("? F1", _("this help (Esc closes)")),
+        ("q", _("quit (the match is saved)")),
+    )
 
 
 def help_keys() -> Group:
@@ -70,133 +55,186 @@ def help_keys() -> Group:
     table = Table(box=None, show_header=False, padding=(0, 1), expand=True)
     table.add_column(style="bold #f0c020", no_wrap=True)
     table.add_column()
-    for key, what in HELP_KEYS:
+    for key, what in _help_keys():
         table.add_row(key, what)
     return Group(
-        Text("Keys and mouse", style="bold #7fd1ff"), Text(""), table, Text(""),
-        Text("Hints and undo mark the match assisted. Every move is saved: quit at any time "
-             "and 'hollywood-gin play' resumes.", style="dim"))
+        Text(_("Keys and mouse"), style="bold #7fd1ff"), Text(""), table, Text(""),
+        Text(_("Hints and undo mark the match assisted. Every move is saved: quit at any "
+               "time and 'hollywood-gin play' resumes."), style="dim"))
 
 
-@dataclass(frozen=True, slots=True)
-class NewMatch:
-    """What the new-match dialog chose."""
+class HelpScreen(Dialog[str | None]):
+    """The rules in force in short, the keys, and the way to the rules, saved games and a
+    new match.  Dismissed with what the person chose ("rules", "saved", "new") or None."""
 
-    level: int
-    rules: Rules
-    first_dealer: int | None
-
-
-
-# -- dialogs -------------------------------------------------------------------------------------
-
-
-class NewMatchScreen(ModalScreen[NewMatch | None]):
-    """Opponent level 1–5, rule preset (the rule book §9) and who deals first (R3.1)."""
-
-    DEFAULT_CSS = """
-    NewMatchScreen { align: center middle; background: $background 60%; }
-    NewMatchScreen > Vertical {
-        width: 84; height: auto; padding: 1 2; border: thick $accent; background: $surface;
-    }
-    NewMatchScreen Horizontal { height: auto; }
-    NewMatchScreen .choice { width: 1fr; height: auto; margin: 0 1; }
-    NewMatchScreen RadioSet { width: 100%; }
-    NewMatchScreen #buttons { align-horizontal: center; margin-top: 1; }
-    NewMatchScreen Button { margin: 0 2; }
-    NewMatchScreen .label { text-style: bold; }
-    NewMatchScreen #title { margin-bottom: 1; }
-    NewMatchScreen #note { color: $text-muted; margin-top: 1; }
-    """
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "start", priority=True),
-        Binding("escape", "cancel", "cancel"),
-    ]
-
-    def __init__(self, *, level: int, preset: str | None, custom: Rules | None,
-                 first_dealer: int | None) -> None:
-        super().__init__()
-        self._level = level
-        self._custom = custom
-        self._preset = preset if preset in PRESETS else "hollywood"
-        self._dealer = first_dealer
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(Text("New match against the computer", style="bold"), id="title")
-            with Horizontal():
-                with Vertical(classes="choice"):
-                    yield Static("Opponent", classes="label")
-                    with RadioSet(id="level"):
-                        for n, name in LEVEL_NAMES.items():
-                            yield RadioButton(name, value=n == self._level)
-                with Vertical(classes="choice"):
-                    yield Static("Rules", classes="label")
-                    with RadioSet(id="preset"):
-                        if self._custom is not None:
-                            yield RadioButton("as given", value=True)
-                        for name in PRESET_NAMES:
-                            yield RadioButton(name, value=self._custom is None
-                                              and name == self._preset)
-                with Vertical(classes="choice"):
-                    yield Static("First dealer", classes="label")
-                    with RadioSet(id="dealer"):
-                        for i, name in enumerate(("at random (R3.1)", "you", "the computer")):
-                            chosen = {None: 0, 0: 1, 1: 2}[self._dealer] == i
-                            yield RadioButton(name, value=chosen)
-            yield Static("hollywood: three games to 100 · hollywood-20: gin bonus 20 · "
-                         "classic: one game to 100 · eaai: the AI-challenge rules", id="note")
-            with Horizontal(id="buttons"):
-                yield Button("Start (Enter)", variant="primary", id="start")
-                yield Button("Cancel (Esc)", id="cancel")
-
-    def action_start(self) -> None:
-        level = self.query_one("#level", RadioSet).pressed_index + 1
-        index = self.query_one("#preset", RadioSet).pressed_index
-        if self._custom is not None:
-            rules = self._custom if index <= 0 else PRESETS[PRESET_NAMES[index - 1]]
-        else:
-            rules = PRESETS[PRESET_NAMES[max(index, 0)]]
-        dealer = {0: None, 1: HUMAN, 2: COMPUTER}[max(self.query_one("#dealer",
-                                                                      RadioSet).pressed_index, 0)]
-        self.dismiss(NewMatch(max(level, 1), rules, dealer))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "start":
-            self.action_start()
-        else:
-            self.action_cancel()
-
-
-class HelpScreen(ModalScreen[None]):
-    """The rules in short and the keys."""
+    BODY = "#help-body"
+    LEAVE = 3
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; }
-    HelpScreen > Horizontal {
-        width: 108; height: auto; max-height: 95%; border: thick $accent;
-        background: $surface;
+    HelpScreen > Vertical {
+        width: 110; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface;
     }
-    HelpScreen #rules { width: 1fr; height: auto; max-height: 30; }
-    HelpScreen #keys { width: 50; height: auto; max-height: 30; padding: 1 1 0 1; }
+    HelpScreen #help-body { height: auto; }
+    HelpScreen #help-cols { height: auto; }
+    HelpScreen #rules { width: 1fr; height: auto; }
+    HelpScreen #keys { width: 50; height: auto; padding: 1 1 0 1; }
+    HelpScreen.-narrow #help-cols { layout: vertical; }
+    HelpScreen.-narrow #keys { width: 100%; }
     HelpScreen Markdown { margin: 0 1; }
+    HelpScreen #buttons { height: 1; align-horizontal: center; dock: bottom; }
+    HelpScreen #buttons Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark,f1,enter", "close", "close"),
+        Binding("r", "choose('rules')", "rules"),
+        Binding("l", "choose('saved')", "saved games"),
+        Binding("n", "choose('new')", "new match"),
     ]
 
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self._rules = rules
+
     def compose(self) -> ComposeResult:
-        with Horizontal():
-            with VerticalScroll(id="rules"):
-                yield Markdown(HELP_RULES)
-            with VerticalScroll(id="keys"):
-                yield Static(help_keys())
+        with Vertical():
+            with VerticalScroll(id="help-body"), Horizontal(id="help-cols"):
+                with Vertical(id="rules"):
+                    yield Markdown(help_rules(self._rules))
+                yield Static(help_keys(), id="keys")
+            with Horizontal(id="buttons"):
+                for ident, label in (("rules", _("Rules (r)")), ("saved", _("Saved games (l)")),
+                                     ("new", _("New match (n)")), ("close", _("Close (Esc)"))):
+                    yield Button(label, id=ident, compact=True)
+
+    def on_mount(self) -> None:
+        self.set_class(self.app.size.width < 110, "-narrow")
+        self.query_one("#help-body").focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < 110, "-narrow")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None if event.button.id == "close" else event.button.id)
+
+
+class PileScreen(Dialog[None]):
+    """The whole discard pile, top first, each card with who put it there, and the cards
+    each player took from it this hand: all of it is public (R4.4)."""
+
+    BODY = "#pile-body"
+    LEAVE = 4
+
+    DEFAULT_CSS = """
+    PileScreen { align: center middle; background: $background 60%; }
+    PileScreen > Vertical {
+        width: 84; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+        border: thick $accent; background: $surface;
+    }
+    PileScreen #pile-body { height: auto; }
+    PileScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,p,q,enter,space", "close", "close"),
+    ]
+
+    def __init__(self, session: GameSession, four: bool) -> None:
+        super().__init__()
+        self._session = session
+        self._four = four
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll(id="pile-body"):
+                yield Static(self._content(), id="pile-list")
+            with Horizontal(id="buttons"):
+                yield Button(_("Close (Esc)"), id="close", compact=True)
+
+    def _content(self) -> Group:
+        session, four = self._session, self._four
+        story = list(reversed(session.pile_story()))
+        title = Text(_("The discard pile, top first: {n} cards (R4.4: all of it is public)")
+                     .format(n=len(story)), style="bold")
+        who = {None: _("upcard"), HUMAN: _("you"), COMPUTER: _("computer")}
+        width = min(self.app.size.width, 84) - 6
+        per_row = max(1, width // 16)
+        grid = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+        for _col in range(per_row):
+            grid.add_column(no_wrap=True)
+        row: list[Text] = []
+        for n, (card, player) in enumerate(story, start=1):
+            cell = Text(f"{n:>2}. ", style="dim")
+            cell.append_text(card_ink(card, four))
+            cell.append(" " + who[player], style="dim")
+            row.append(cell)
+            if len(row) == per_row:
+                grid.add_row(*row)
+                row = []
+        if row:
+            grid.add_row(*row, *([""] * (per_row - len(row))))
+        taken: dict[int, list[object]] = {HUMAN: [], COMPUTER: []}
+        for move in session.moves():
+            if isinstance(move.action, (TakeUpcard, TakeDiscard)) and move.taken is not None:
+                taken[move.player].append(move.taken)
+        lines = Text(_("Taken from the pile this hand:"), style="bold")
+        for player, name in ((HUMAN, _("you")), (COMPUTER, _("the computer"))):
+            lines.append(f"\n  {name}: ")
+            lines.append_text(cards_ink(taken[player], four, empty=_("nothing")))  # type: ignore[arg-type]
+        return Group(title, Text(""), grid, Text(""), lines)
+
+    def on_mount(self) -> None:
+        self.query_one("#pile-body").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules in force for the current match, rendered from the rule book."""
+
+    DEFAULT_CSS = """
+    RulesScreen { align: center middle; background: $background 60%; }
+    RulesScreen > Vertical {
+        width: 100; max-width: 100%; height: 100%; border: thick $accent;
+        background: $surface;
+    }
+    RulesScreen #rules-body { height: 1fr; }
+    RulesScreen Markdown { margin: 0 1; }
+    RulesScreen #buttons { height: 1; align-horizontal: center; dock: bottom; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,r", "close", "close"),
+    ]
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self._rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll(id="rules-body"):
+                yield Markdown(help_rules(self._rules))
+            with Horizontal(id="buttons"):
+                yield Button(_("Close (Esc)"), id="close", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#rules-body").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(None)

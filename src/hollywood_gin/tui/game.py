@@ -1,5 +1,9 @@
 """The game screen: the table plus the play, the person's keys and clicks through the
-session, and the computer's moves one at a time."""
+session, and the computer's moves one at a time.
+
+Every key works in every phase: when its action is not legal now, the screen says why
+and names what is (:func:`~.words.refusal`), and never offers an illegal choice.
+"""
 
 from __future__ import annotations
 
@@ -15,13 +19,14 @@ from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, Take
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandResult, Phase
+from ..i18n import _, ngettext
 from ..melds import discard_choices
-from .dialogs import HelpScreen
+from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
-from .look import action_words, result_headline
-from .session import COMPUTER, HUMAN, GameSession, Move
+from .session import GameSession
 from .table import KEY_NAMES, KEYS, TableScreen
 from .widgets import CardWidget
+from .words import hint_words, knock_options, legal_now, refusal, sentence
 
 __all__ = ["GameScreen"]
 
@@ -29,59 +34,21 @@ __all__ = ["GameScreen"]
 class GameScreen(TableScreen):
     """The table: the computer's side, stock and pile, the log, your hand, actions, the sheet."""
 
-    DEFAULT_CSS = """
-    GameScreen { layout: vertical; }
-    #main { height: 1fr; }
-    #table { width: 1fr; padding: 0 1; }
-    #side { width: 38; padding: 0 1; border-left: vkey $panel-lighten-2; }
-    .row { height: 3; }
-    #hand-row { height: 3; }
-    .caption { height: 1; color: $text-muted; }
-    #opp-label { height: 1; margin-top: 1; }
-    #middle { height: 4; margin-top: 1; }
-    #stock-label { width: 14; padding: 0 1; height: 3; }
-    #pile-label { width: 1fr; padding: 0 1; height: 3; }
-    #log { height: 9; margin-top: 1; }
-    #hand-label { height: 1; margin-top: 1; }
-    #keys { height: 1; color: $text-muted; }
-    #melds { height: 1; }
-    #prompt { height: 2; margin-top: 1; }
-    #message { height: 1; }
-    #message.-error { color: $error; text-style: bold; }
-    #buttons { height: 1; margin-top: 1; }
-    #buttons Button { margin-right: 1; min-width: 6; }
-    #sheet { height: auto; }
-    /* a small terminal (under 104 columns): flat one-line cards, a narrower sheet */
-    GameScreen.-narrow #side { width: 33; }
-    GameScreen.-narrow #table { padding: 0; }
-    GameScreen.-narrow #info { display: none; }
-    GameScreen.-narrow #log { height: 1fr; }
-    GameScreen.-narrow .row, GameScreen.-narrow #hand-row { height: 1; }
-    GameScreen.-narrow #middle { height: 3; }
-    GameScreen.-narrow CardWidget { width: 3; height: 1; border: none; margin: 0 1 0 0; }
-    GameScreen.-narrow CardWidget.-group { margin: 0 1 0 2; }
-    GameScreen.-narrow CardWidget.-meld { border: none; background: #dcefdc; }
-    GameScreen.-narrow CardWidget.-new { border: none; background: #d6ecfa; }
-    GameScreen.-narrow CardWidget.-taken { border: none; background: #ead9f5; }
-    GameScreen.-narrow CardWidget.-hinted { border: none; background: #f7d9a0; }
-    GameScreen.-narrow CardWidget.-selected { border: none; background: #ffe45c; }
-    GameScreen.-narrow CardWidget.-back { border: none; }
-    #info { height: 4; margin-top: 1; color: $text-muted; }
-    """
-
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "take", "take"),
-        Binding("x", "pass", "pass"),
-        Binding("s", "draw", "stock"),
-        Binding("enter,d,space", "discard", "discard"),
-        Binding("k", "knock", "knock"),
-        Binding("g", "gin", "gin"),
+        Binding("t", "take", "take", show=False),
+        Binding("x", "pass", "pass", show=False),
+        Binding("s", "draw", "stock", show=False),
+        Binding("enter,d,space", "discard", "discard", show=False),
+        Binding("k", "knock", "knock", show=False),
+        Binding("g", "gin", "gin", show=False),
         Binding("h", "hint", "hint"),
         Binding("u", "undo", "undo"),
+        Binding("p", "pile", "pile"),
         Binding("left", "move(-1)", "choose", show=False),
         Binding("right", "move(1)", "choose", show=False),
         Binding("c", "colours", "colours", show=False),
         Binding("n", "new_match", "new", show=False),
+        Binding("l", "saved_games", "saved", show=False),
         Binding("question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)),
@@ -95,24 +62,9 @@ class GameScreen(TableScreen):
         self.thinking = False
         self.session = session
         self.selected = self.hinted = self.new_card = None
-        self.log_lines = []
         self._ended_hand = 0
-        rules = session.rules
-        preset = rules.preset_name or "custom rules"
-        self.gin_app.sub_title = f"You vs {session.names[COMPUTER]} · {preset}"
-        self._log(Text(f"Hand {session.hand_number}: {self._dealer_words()}.", style="italic"))
-        for player, action in session.hand.history:  # a resumed hand: its moves so far
-            name = "You" if player == HUMAN else "Computer"
-            style = "#7fd1ff" if player == HUMAN else "#ffb86c"
-            self._log(Text(action_words(name, action), style=style))
+        self.say("")
         self.proceed()
-
-    def on_key(self, event: events.Key) -> None:
-        """A key whose action is not offered now still gets its reason, not silence."""
-        action = _KEY_ACTIONS.get(event.key)
-        if action is not None and not self.check_action(action, ()):
-            event.stop()
-            getattr(self, f"action_{action}")()
 
     # -- flow ------------------------------------------------------------------------
 
@@ -131,35 +83,26 @@ class GameScreen(TableScreen):
                 self.app.push_screen(HandEndScreen(session, self.gin_app.four_colour),
                                      self._after_hand_end)
         elif start_computer:
-            self.app.run_worker(self._computer_moves(), group="computer", exclusive=True)
+            self.app.run_worker(self._computer_moves(session), group="computer",
+                                exclusive=True)
 
-    async def _computer_moves(self) -> None:
+    async def _computer_moves(self, session: GameSession) -> None:
         """The computer's moves one at a time, each after a short pause so it can be read."""
-        session = self.session
-        assert session is not None
         try:
-            while session.computer_to_act:
+            while session.computer_to_act and session is self.session:
                 await asyncio.sleep(self.gin_app.delay)
                 action = await asyncio.to_thread(session.computer_choice)
-                move = session.computer_act(action)
-                self._record(move)
+                if session is not self.session:
+                    return  # another match was opened while it thought
+                session.computer_act(action)
                 self.refresh_table()
         except HollywoodGinError as exc:
-            self.say(f"The computer could not move: {exc}", error=True)
+            self.say(_("The computer could not move: {error}").format(error=exc), error=True)
         finally:
-            self.thinking = False
-        self.proceed()
-
-    def _record(self, move: Move) -> None:
-        session = self.session
-        assert session is not None
-        names = session.names
-        name = "You" if move.player == HUMAN else "Computer"
-        words = action_words(name, move.action, move.taken)
-        style = "#7fd1ff" if move.player == HUMAN else "#ffb86c"
-        self._log(Text(words, style=style))
-        if move.result is not None:
-            self._log(Text(result_headline(move.result, names), style="bold yellow"))
+            if session is self.session:
+                self.thinking = False
+        if session is self.session:
+            self.proceed()
 
     def _after_hand_end(self, choice: str | None) -> None:
         session = self.session
@@ -172,39 +115,41 @@ class GameScreen(TableScreen):
             return
         session.next_hand()
         self.selected = self.hinted = self.new_card = None
-        self.log_lines = []
-        self._log(Text(f"Hand {session.hand_number}: {self._dealer_words()}.", style="italic"))
         self.say("")
         self.proceed()
 
     def _after_match_end(self, choice: str | None) -> None:
-        if choice == "new":
+        if choice == "rematch":
+            self.gin_app.rematch()
+        elif choice == "new":
             self.gin_app.ask_new_match()
         else:
             self.app.exit()
 
+    def refuse(self, words: str) -> None:
+        self.say(words, error=True)
+        self.app.bell()
+
     def play(self, action: Action) -> HandResult | None:
-        """The person's action through the session; an illegal one only shows why (R-cited)."""
+        """The person's action through the session; an illegal one only shows why, in the
+        screen's words (R-cited), and changes nothing."""
         session = self.session
         if session is None:
-            self.say("Start a match first (n).", error=True)
+            self.refuse(_("Start a match first (n)."))
             return None
         if self.thinking:
-            self.say("Wait: the computer is moving.", error=True)
+            self.refuse(_("Wait: it is the computer's turn."))
             return None
-        before = set(session.view().hand)
+        view = session.view()
         try:
             move = session.act(action)
-        except IllegalActionError as exc:
-            self.say(_sentence(str(exc)), error=True)
-            self.app.bell()
+        except IllegalActionError:
+            self.refuse(refusal(view, action))
             return None
-        after = set(session.view().hand)
-        drawn = after - before
+        drawn = set(session.view().hand) - set(view.hand)
         self.new_card = next(iter(drawn)) if drawn else None
         self.selected = self.hinted = None
         self.say("")
-        self._record(move)
         self.proceed()
         return move.result
 
@@ -226,17 +171,30 @@ class GameScreen(TableScreen):
     def action_pick(self, index: int) -> None:
         """Choose the card at a place in the hand; choosing it again discards it."""
         if index >= len(self.order):
-            self.say(f"There is no card {KEYS[index]}: you hold {len(self.order)} cards.",
-                     error=True)
+            self.refuse(ngettext("There is no card {key}: you hold {n} card.",
+                                 "There is no card {key}: you hold {n} cards.",
+                                 len(self.order)).format(key=KEYS[index], n=len(self.order)))
             return
         self.choose(self.order[index])
 
+    def _discarding(self) -> bool:
+        """The person is to discard now (and the computer is not moving)."""
+        session = self.session
+        return (session is not None and session.human_to_act and not self.thinking
+                and session.hand.phase is Phase.DISCARD)
+
     def choose(self, card: Card) -> None:
+        """Select a card to discard; the card just taken from the pile is never selected,
+        since its discard is not legal this turn (R4.3)."""
         session = self.session
         if session is None:
             return
-        if session.hand.phase is not Phase.DISCARD or not session.human_to_act or self.thinking:
-            self.play(Discard(card))  # not the time to discard: the engine says why
+        if not self._discarding():
+            self.play(Discard(card))  # not the time to discard: says why and what is legal
+            return
+        view = session.view()
+        if not self.may_discard(view, card):
+            self.refuse(refusal(view, Discard(card)))
             return
         if self.selected == card:
             self.play(Discard(card))
@@ -246,87 +204,100 @@ class GameScreen(TableScreen):
         self.refresh_table()
 
     def action_move(self, step: int) -> None:
-        if not self.order:
-            return
-        if self.selected in self.order:
-            assert self.selected is not None
-            index = (self.order.index(self.selected) + step) % len(self.order)
-        else:
-            index = 0 if step > 0 else len(self.order) - 1
+        """Move the choice along the hand, over the cards that may be discarded only."""
         session = self.session
-        if session is not None and session.hand.phase is Phase.DISCARD:
-            self.selected = self.order[index]
-            self.refresh_table()
+        if session is None or not self.order or not self._discarding():
+            return
+        view = session.view()
+        allowed = [c for c in self.order if self.may_discard(view, c)]
+        if not allowed:
+            return
+        if self.selected in allowed:
+            assert self.selected is not None
+            index = (allowed.index(self.selected) + step) % len(allowed)
+        else:
+            index = 0 if step > 0 else len(allowed) - 1
+        self.selected = allowed[index]
+        self.say("")
+        self.refresh_table()
 
     def action_discard(self) -> None:
-        if self.selected is None:
-            session = self.session
-            if session is not None and session.hand.phase is Phase.DISCARD:
-                self.say("Choose the card to discard first: 1–9, 0, - or click it.", error=True)
-            else:
-                self.play(Discard(self.order[0]) if self.order else Pass())
+        session = self.session
+        if session is None:
+            self.refuse(_("Start a match first (n)."))
             return
-        self.play(Discard(self.selected))
+        if self.selected is not None:
+            self.play(Discard(self.selected))
+        elif self._discarding():
+            self.refuse(_("Choose the card to discard first: 1–9, 0, - or click it."))
+        elif self.thinking:
+            self.refuse(_("Wait: it is the computer's turn."))
+        else:
+            view = session.view()
+            self.refuse(refusal(view, Discard(view.hand[0])))
 
     def action_knock(self) -> None:
         session = self.session
         if session is None:
+            self.refuse(_("Start a match first (n)."))
             return
         view = session.view()
-        if view.phase is not Phase.DISCARD or not session.human_to_act:
-            if view.phase is Phase.OVER:
-                self.say("The hand is over.", error=True)
-            elif not session.human_to_act or self.thinking:
-                self.say("Wait: it is the computer's turn.", error=True)
+        if not self._discarding():
+            if self.thinking:
+                self.refuse(_("Wait: it is the computer's turn."))
             else:
-                self.say("You knock after taking a card: first draw from the stock (s) or "
-                         "take the discard (t) (R4.2, R5.1).", error=True)
+                self.refuse(refusal(view, Knock(view.hand[0])))
             return
         if self.selected is not None:
             self.play(Knock(self.selected))
             return
-        options = self._knock_options()
+        options = knock_options(view)
         if options:
             card = min(options, key=lambda c: (c[1], c[0].index))[0]
             self.play(Knock(card))
             return
-        best = discard_choices(view.hand)[0]
-        self.say(f"You cannot knock: your best discard ({best.card.pretty}) leaves "
-                 f"{best.deadwood} deadwood, over the knock limit of {view.knock_limit} (R5.1).",
-                 error=True)
-        self.app.bell()
+        best = min((c for c in discard_choices(view.hand) if self.may_discard(view, c.card)),
+                   key=lambda c: c.deadwood)
+        self.refuse(_("You cannot knock: your best discard ({card}) leaves {n} deadwood, over "
+                      "the knock limit of {limit} (R5.1); {legal}.").format(
+            card=best.card.pretty, n=best.deadwood, limit=view.knock_limit,
+            legal=legal_now(view)))
 
     def action_gin(self) -> None:
         session = self.session
         if session is None:
+            self.refuse(_("Start a match first (n)."))
             return
         view = session.view()
+        if not self._discarding():
+            if self.thinking:
+                self.refuse(_("Wait: it is the computer's turn."))
+            else:
+                self.refuse(refusal(view, Knock(view.hand[0])))
+            return
         if any(isinstance(a, Knock) and a.card is None for a in view.legal_actions):
             self.play(Knock(None))  # big gin: all eleven cards melded (R5.7 option)
             return
-        gins = [c for c, d in self._knock_options() if d == 0]
-        if not gins:
-            if view.phase is Phase.DISCARD and session.human_to_act:
-                best = discard_choices(view.hand)[0]
-                self.say(f"No gin: your best discard leaves {best.deadwood} deadwood; gin needs "
-                         "0 (R2.5).", error=True)
-                self.app.bell()
-            else:
-                self.action_knock()
+        gins = [c for c, d in knock_options(view) if d == 0]
+        if gins:
+            self.play(Knock(self.selected if self.selected in gins else gins[0]))
             return
-        self.play(Knock(self.selected if self.selected in gins else gins[0]))
+        best = min((c for c in discard_choices(view.hand) if self.may_discard(view, c.card)),
+                   key=lambda c: c.deadwood)
+        self.refuse(_("No gin: your best discard leaves {n} deadwood; gin needs 0 (R2.5). "
+                      "Now {legal}.").format(n=best.deadwood, legal=legal_now(view)))
 
     def action_hint(self) -> None:
         session = self.session
         if session is None:
             return
         if self.thinking or not session.human_to_act:
-            self.say("A hint is given on your turn.", error=True)
+            self.refuse(_("A hint is given on your turn."))
             return
         if self.hinting:
             return
         self.hinting = True
-        self.say("Thinking about a hint…")
+        self.say(_("Thinking about a hint…"))
         self.app.run_worker(self._hint(session), group="hint", exclusive=True)
 
     async def _hint(self, session: GameSession) -> None:
@@ -335,11 +306,11 @@ class GameScreen(TableScreen):
         try:
             position, view, sheet = session.hint_position()
             action, reason = await asyncio.to_thread(session.think_hint, view, sheet)
-        except HollywoodGinError as exc:
-            self.say(f"No hint: {exc}", error=True)
+        except HollywoodGinError:
+            self.refuse(_("No hint: a hint is given on your turn."))
             return
         except ImportError:
-            self.say("No hint: the computer players are not installed.", error=True)
+            self.refuse(_("No hint: the computer players are not installed."))
             return
         finally:
             self.hinting = False
@@ -349,8 +320,8 @@ class GameScreen(TableScreen):
         self.hinted = card
         if card is not None:
             self.selected = card
-        text = Text.assemble(("Hint: ", "bold yellow"))
-        text.append(f"{_action_name(action)} — {reason}")
+        text = Text.assemble((_("Hint:") + " ", "bold yellow"))
+        text.append(hint_words(action, reason, view))
         self.refresh_table()
         self.say(text)
 
@@ -359,31 +330,56 @@ class GameScreen(TableScreen):
         if session is None:
             return
         if self.thinking:
-            self.say("Wait: the computer is moving.", error=True)
+            self.refuse(_("Wait: it is the computer's turn."))
             return
         try:
             undone = session.undo()
         except HollywoodGinError as exc:
-            self.say(_sentence(str(exc)), error=True)
+            self.refuse(sentence(str(exc)))
             return
         self.selected = self.hinted = self.new_card = None
         self._ended_hand = 0 if not session.hand.is_over else session.hand_number
-        self._log(Text(f"You undid your last move ({undone} action"
-                       f"{'s' if undone != 1 else ''} taken back).", style="italic"))
-        self.say("Undone. This match now counts as assisted.")
+        self.say(ngettext("Undone: {n} action taken back. This match now counts as assisted.",
+                          "Undone: {n} actions taken back. This match now counts as assisted.",
+                          undone).format(n=undone))
         self.proceed()
 
     def action_colours(self) -> None:
         app = self.gin_app
         app.four_colour = not app.four_colour
-        self.say("Four-colour deck " + ("on: ♦ blue, ♣ green." if app.four_colour else "off."))
+        self.say(_("Four-colour deck on: ♦ blue, ♣ green.") if app.four_colour
+                 else _("Four-colour deck off."))
         self.refresh_table()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        session = self.session
+        rules = session.rules if session is not None else self.gin_app.rules
+        self.app.push_screen(HelpScreen(rules), self._after_help)
+
+    def _after_help(self, choice: str | None) -> None:
+        if choice == "new":
+            self.action_new_match()
+        elif choice == "saved":
+            self.action_saved_games()
+        elif choice == "rules":
+            self.action_rules()
+
+    def action_pile(self) -> None:
+        """The whole discard pile, from the top down, with who put each card there (R4.4)."""
+        session = self.session
+        if session is None:
+            self.refuse(_("Start a match first (n)."))
+            return
+        self.app.push_screen(PileScreen(session, self.gin_app.four_colour))
+
+    def action_rules(self) -> None:
+        self.gin_app.show_rules()
 
     def action_new_match(self) -> None:
         self.gin_app.ask_new_match()
+
+    def action_saved_games(self) -> None:
+        self.gin_app.show_saved_games()
 
     async def action_quit(self) -> None:
         self.app.exit()
@@ -398,6 +394,11 @@ class GameScreen(TableScreen):
         elif widget.has_class("mine") and widget.card is not None:
             self.choose(widget.card)
 
+    def on_click(self, event: events.Click) -> None:
+        if event.widget is not None and event.widget.id == "pile-label":
+            event.stop()
+            self.action_pile()
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         ident = (event.button.id or "").removeprefix("b-")
@@ -405,27 +406,8 @@ class GameScreen(TableScreen):
             "take": self.action_take, "pick": self.action_take, "pass": self.action_pass,
             "draw": self.action_draw, "discard": self.action_discard,
             "knock": self.action_knock, "gin": self.action_gin, "hint": self.action_hint,
-            "undo": self.action_undo, "help": self.action_help,
+            "undo": self.action_undo, "help": self.action_help, "pile": self.action_pile,
         }
         handler = handlers.get(ident)
         if handler is not None:
             handler()
-
-
-
-_KEY_ACTIONS = {"k": "knock", "g": "gin"}
-
-
-def _sentence(text: str) -> str:
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", ")", "!")) else text + "."
-
-
-def _action_name(action: Action) -> str:
-    if isinstance(action, Discard):
-        return f"discard {action.card.pretty}"
-    if isinstance(action, Knock):
-        return "go big gin" if action.card is None else f"knock, discarding {action.card.pretty}"
-    return {"pass": "pass the upcard", "take": "take the upcard", "draw": "draw from the stock",
-            "pick": "take the discard"}.get(str(action), str(action))
-

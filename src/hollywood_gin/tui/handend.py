@@ -4,27 +4,33 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ..cards import Card
+from ..i18n import _, ngettext
 from ..melds import best_melds
 from .look import card_ink, cards_ink, entry_words, meld_ink, result_headline, sheet_table
+from .rulewords import sheet_title
 from .session import COMPUTER, HUMAN, GameSession
+from .widgets import Dialog
 
 __all__ = ["HandEndScreen", "MatchEndScreen", "hand_end_layout", "hand_end_points"]
 
 
-def _row(label: str, body: Text) -> Text:
-    line = Text("  ")
-    line.append(f"{label:<10}", style="dim")
-    line.append_text(body)
-    return line
+def _rows(*rows: tuple[str, Text]) -> Table:
+    """Label and value rows; a long value wraps under itself, not under the label."""
+    table = Table(box=None, show_header=False, padding=(0, 1, 0, 0), pad_edge=False)
+    table.add_column(no_wrap=True, style="dim")
+    table.add_column(ratio=1)
+    for label, body in rows:
+        table.add_row("  " + label, body)
+    return table
 
 
 def _melds_text(melds: tuple[tuple[Card, ...], ...], four: bool) -> Text:
@@ -33,7 +39,7 @@ def _melds_text(melds: tuple[tuple[Card, ...], ...], four: bool) -> Text:
         if n:
             out.append(" ")
         out.append_text(meld_ink(meld, four))
-    return out if melds else Text("none", style="dim")
+    return out if melds else Text(_("none"), style="dim")
 
 
 def _deadwood_text(cards: tuple[Card, ...], count: int, four: bool) -> Text:
@@ -48,32 +54,37 @@ def hand_end_layout(session: GameSession, four: bool) -> Group:
     result = hand.result
     assert result is not None
     names = session.names
-    parts: list[Text] = []
-    headline = Text.assemble((f"Hand {session.hand_number} · ", "bold"))
+    parts: list[RenderableType] = []
+    headline = Text.assemble((_("Hand {n}").format(n=session.hand_number) + " · ", "bold"))
     headline.append(result_headline(result, names), style="bold yellow")
-    parts += [headline, Text("")]
+    parts.append(headline)
     score = result.score
+    melds_word, deadwood_word = _("melds"), _("deadwood")
     if score is None:  # dead hand (R6.1): both hands shown, nothing scored
         for p in (HUMAN, COMPUTER):
             layout = best_melds(result.hands[p])
             parts.append(Text(names[p], style="bold"))
-            parts.append(_row("melds", _melds_text(layout.melds, four)))
-            parts.append(_row("deadwood", _deadwood_text(layout.unmatched, layout.deadwood,
-                                                         four)))
+            parts.append(_rows((melds_word, _melds_text(layout.melds, four)),
+                               (deadwood_word, _deadwood_text(layout.unmatched,
+                                                              layout.deadwood, four))))
         return Group(*parts)
     assert result.knocker is not None
     k, d = result.knocker, 1 - result.knocker
-    title = Text(f"{names[k]} knocked", style="bold")
     if result.knock_discard is not None:
-        title.append(", discarding ")
+        title = Text(_("You knocked, discarding") if names[k] == "You"
+                     else _("{name} knocked, discarding").format(name=names[k]), style="bold")
+        title.append(" ")
         title.append_text(card_ink(result.knock_discard, four))
-        title.append(" face down")
+        title.append(" " + _("face down"))
+    else:
+        title = Text(_("You went big gin") if names[k] == "You"
+                     else _("{name} went big gin").format(name=names[k]), style="bold")
     parts.append(title)
-    parts.append(_row("melds", _melds_text(score.knocker_melds, four)))
-    parts.append(_row("deadwood", _deadwood_text(score.knocker_unmatched,
-                                                 score.knocker_deadwood, four)))
+    parts.append(_rows((melds_word, _melds_text(score.knocker_melds, four)),
+                       (deadwood_word, _deadwood_text(score.knocker_unmatched,
+                                                      score.knocker_deadwood, four))))
     parts.append(Text(names[d], style="bold"))
-    parts.append(_row("melds", _melds_text(score.defender_melds, four)))
+    rows: list[tuple[str, Text]] = [(melds_word, _melds_text(score.defender_melds, four))]
     if score.layoffs:
         groups: dict[tuple[Card, ...], list[Card]] = {}
         for lay in score.layoffs:
@@ -83,14 +94,15 @@ def hand_end_layout(session: GameSession, four: bool) -> Group:
             if n:
                 laid.append(", ")
             laid.append_text(cards_ink(cards, four))
-            laid.append(" on ")
+            laid.append(" " + _("on") + " ")
             laid.append_text(meld_ink(meld, four))
-        parts.append(_row("lays off", laid))
+        rows.append((_("lays off"), laid))
     elif result.kind in ("gin", "big_gin"):
-        parts.append(_row("lays off", Text("nothing: no lay-offs against gin (R5.7)",
-                                           style="dim")))
-    parts.append(_row("deadwood", _deadwood_text(score.defender_unmatched,
-                                                 score.defender_deadwood, four)))
+        rows.append((_("lays off"), Text(_("nothing: no lay-offs against gin (R5.7)"),
+                                         style="dim")))
+    rows.append((deadwood_word, _deadwood_text(score.defender_unmatched,
+                                               score.defender_deadwood, four)))
+    parts.append(_rows(*rows))
     return Group(*parts)
 
 
@@ -104,42 +116,52 @@ def hand_end_points(session: GameSession) -> Group:
     if score is not None and result.winner is not None:
         rules = hand.rules
         kd, dd = score.knocker_deadwood, score.defender_deadwood
-        winner = session.names[result.winner]
         sums = {
-            "knock": f"Knock: {dd} − {kd} = {result.points} to {winner} (R5.5).",
-            "undercut": f"Undercut: {rules.undercut_bonus} + ({kd} − {dd}) = {result.points} "
-                        f"to {winner} (R5.6).",
-            "gin": f"Gin: {rules.gin_bonus} + {dd} = {result.points} to {winner} (R5.7).",
-            "big_gin": f"Big gin: {rules.big_gin_bonus} + {dd} = {result.points} to {winner} "
-                       "(R5.7).",
+            "knock": _("Knock: {dd} − {kd} = {points} to {name} (R5.5)."),
+            "undercut": _("Undercut: {bonus} + ({kd} − {dd}) = {points} to {name} (R5.6)."),
+            "gin": _("Gin: {bonus} + {dd} = {points} to {name} (R5.7)."),
+            "big_gin": _("Big gin: {bonus} + {dd} = {points} to {name} (R5.7)."),
         }
-        parts.append(Text(sums[result.kind], style="bold"))
+        bonus = {"undercut": rules.undercut_bonus, "gin": rules.gin_bonus,
+                 "big_gin": rules.big_gin_bonus}.get(result.kind)
+        name = session.names[result.winner]
+        parts.append(Text(sums[result.kind].format(
+            dd=dd, kd=kd, points=result.points, bonus=bonus,
+            name=_("you") if name == "You" else name), style="bold"))
         sheet = session.sheet
         if sheet.entries:
             for words in entry_words(sheet.entries[-1], sheet, session.names):
-                parts.append(Text(""))
                 parts.append(Text(words))
     else:
-        again = ("the deal passes to the other player" if hand.rules.next_dealer == "alternate"
-                 else "the same dealer deals again")
-        parts.append(Text(f"Nothing enters the sheet; {again} (R3.1).", style="bold"))
+        again = (_("the deal passes to the other player") if hand.rules.next_dealer == "alternate"
+                 else _("the same dealer deals again"))
+        parts.append(Text(_("Nothing enters the sheet; {again} (R3.1).").format(again=again),
+                          style="bold"))
     return Group(*parts)
 
 
-class HandEndScreen(ModalScreen[str]):
-    """The end of a hand: both layouts, the points, and how they entered the sheet."""
+class HandEndScreen(Dialog[str]):
+    """The end of a hand: both layouts, the points, and how they entered the sheet.
+
+    At 80x24 it fits: the layouts and points on the left, the compact sheet on the right,
+    the body scrolls if it ever must, and the buttons stay in sight below it."""
+
+    BODY = "#end-body"
+    LEAVE = 4
 
     DEFAULT_CSS = """
     HandEndScreen { align: center middle; background: $background 50%; }
     HandEndScreen > Vertical {
-        width: 100; height: auto; max-height: 100%; padding: 1 2;
+        width: 110; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
         border: thick $warning; background: $surface;
     }
-    HandEndScreen #result { height: auto; margin-top: 1; }
-    HandEndScreen #points { width: 1fr; height: auto; padding-right: 2; }
+    HandEndScreen #end-body { height: auto; }
+    HandEndScreen #end-cols { height: auto; }
+    HandEndScreen #end-left { width: 1fr; height: auto; padding-right: 1; }
+    HandEndScreen #points { height: auto; margin-top: 1; }
     HandEndScreen #end-sheet { width: auto; height: auto; }
-    HandEndScreen #buttons { height: auto; align-horizontal: center; margin-top: 1; }
-    HandEndScreen Button { margin: 0 2; }
+    HandEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
+    HandEndScreen #buttons Button { margin: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "close('next')", "next hand", priority=True),
@@ -152,18 +174,22 @@ class HandEndScreen(ModalScreen[str]):
         self._four = four
 
     def compose(self) -> ComposeResult:
-        last = self._session.match.finished
         session = self._session
+        last = session.match.finished
+        compact = self.app.size.width < 110
         with Vertical():
-            yield Static(hand_end_layout(session, self._four), id="layout")
-            with Horizontal(id="result"):
-                yield Static(hand_end_points(session), id="points")
-                yield Static(sheet_table(session.sheet, session.names), id="end-sheet")
+            with VerticalScroll(id="end-body"), Horizontal(id="end-cols"):
+                with Vertical(id="end-left"):
+                    yield Static(hand_end_layout(session, self._four), id="layout")
+                    yield Static(hand_end_points(session), id="points")
+                yield Static(sheet_table(session.sheet, session.names,
+                                         title=sheet_title(session.rules),
+                                         compact=compact), id="end-sheet")
             with Horizontal(id="buttons"):
-                label = "See the match result (Enter)" if last else "Next hand (Enter)"
-                yield Button(label, variant="primary", id="next")
-                if self._session.can_undo:
-                    yield Button("Undo my last move (u)", id="undo")
+                label = _("See the match result (Enter)") if last else _("Next hand (Enter)")
+                yield Button(label, variant="primary", id="next", compact=True)
+                if session.can_undo:
+                    yield Button(_("Undo my last move (u)"), id="undo", compact=True)
 
     def action_close(self, choice: str) -> None:
         if choice == "undo" and not self._session.can_undo:
@@ -175,19 +201,25 @@ class HandEndScreen(ModalScreen[str]):
         self.dismiss(str(event.button.id))
 
 
-class MatchEndScreen(ModalScreen[str]):
-    """The finished sheet and the match result (R7.5)."""
+class MatchEndScreen(Dialog[str]):
+    """The finished sheet and the match result (R7.5); a rematch, a new match, or quit."""
+
+    BODY = "#final-body"
+    LEAVE = 4
 
     DEFAULT_CSS = """
     MatchEndScreen { align: center middle; background: $background 50%; }
     MatchEndScreen > Vertical {
-        width: 72; height: auto; padding: 1 2; border: thick $success; background: $surface;
+        width: 76; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+        border: thick $success; background: $surface;
     }
-    MatchEndScreen #buttons { height: auto; align-horizontal: center; margin-top: 1; }
-    MatchEndScreen Button { margin: 0 2; }
+    MatchEndScreen #final-body { height: auto; }
+    MatchEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
+    MatchEndScreen #buttons Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,enter", "close('new')", "new match", priority=True),
+        Binding("r,enter", "close('rematch')", "rematch", priority=True),
+        Binding("n", "close('new')", "new match"),
         Binding("q,escape", "close('quit')", "quit"),
     ]
 
@@ -200,24 +232,35 @@ class MatchEndScreen(ModalScreen[str]):
         sheet = session.sheet
         winner = sheet.winner
         if winner is None:
-            title = "The match is drawn."
+            title = _("The match is drawn.")
         elif winner == HUMAN:
-            title = f"You win the match, {sheet.games_won[0]} games to {sheet.games_won[1]}!"
+            title = _("You win the match, {won} games to {lost}!").format(
+                won=sheet.games_won[0], lost=sheet.games_won[1])
         else:
-            title = (f"The computer wins the match, {sheet.games_won[1]} games to "
-                     f"{sheet.games_won[0]}.")
+            title = _("The computer wins the match, {won} games to {lost}.").format(
+                won=sheet.games_won[1], lost=sheet.games_won[0])
+        if len(sheet.columns) == 1:
+            title = {None: _("The match is drawn."), HUMAN: _("You win the match!"),
+                     COMPUTER: _("The computer wins the match.")}[winner]
         totals = sheet.totals
         lines = Text.assemble((title + "\n", "bold yellow"))
-        lines.append(f"Totals: you {totals[0]}, computer {totals[1]}; result for you "
-                     f"{totals[0] - totals[1]:+d} (R7.5). {session.hand_number} hands played.")
+        lines.append(_("Totals: you {you}, computer {computer}; result for you {result:+d} "
+                       "(R7.5).").format(you=totals[0], computer=totals[1],
+                                         result=totals[0] - totals[1]) + " ")
+        lines.append(ngettext("{n} hand played.", "{n} hands played.", session.hand_number)
+                     .format(n=session.hand_number))
         if session.assisted:
-            lines.append("\nYou used hints or undo: this match counts as assisted.", style="dim")
+            lines.append("\n" + _("You used hints or undo: this match counts as assisted."),
+                         style="dim")
+        compact = self.app.size.width < 90
         with Vertical():
-            yield Static(Group(lines, Text(""), sheet_table(sheet, session.names,
-                                                              title="Final sheet")))
+            with VerticalScroll(id="final-body"):
+                yield Static(Group(lines, Text(""), sheet_table(
+                    sheet, session.names, title=_("Final sheet"), compact=compact)))
             with Horizontal(id="buttons"):
-                yield Button("New match (n)", variant="primary", id="new")
-                yield Button("Quit (q)", id="quit")
+                yield Button(_("Rematch (r)"), variant="primary", id="rematch", compact=True)
+                yield Button(_("New match (n)"), id="new", compact=True)
+                yield Button(_("Quit (q)"), id="quit", compact=True)
 
     def action_close(self, choice: str) -> None:
         self.dismiss(choice)
@@ -225,4 +268,3 @@ class MatchEndScreen(ModalScreen[str]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(str(event.button.id))
-

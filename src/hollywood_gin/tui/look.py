@@ -17,8 +17,10 @@ from rich.text import Text
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card, Suit
 from ..hand import HandResult
+from ..i18n import _, ngettext
 from ..rules import Rules
 from ..sheet import Column, ScoreSheet, SheetEntry
+from .rulewords import sheet_caption
 
 __all__ = [
     "action_words",
@@ -72,86 +74,127 @@ def meld_ink(meld: Sequence[Card], four_colour: bool = False) -> Text:
     return out
 
 
-def _says(name: str, verb: str) -> str:
-    """``name`` and the verb agreeing with it: "You pass", "Computer passes"."""
-    if name == "You":
-        return f"You {verb}"
-    ending = "es" if verb.endswith(("s", "sh", "ch", "x")) or verb == "go" else "s"
-    return f"{name} {verb}{ending}"
-
-
-def _owner(name: str) -> str:
-    return "Your" if name == "You" else f"{name}'s"
+def _you(name: str) -> bool:
+    return name == "You"
 
 
 def action_words(name: str, action: Action, taken: Card | None = None) -> str:
-    """A move said in words for the log; ``taken`` is the pile card a take picked up."""
+    """A move said in words for the log; ``taken`` is the pile card a take picked up
+    (public, R4.4).  The person's own moves read "You …", the other's "Computer …"."""
+    you = _you(name)
     if isinstance(action, Pass):
-        return f"{_says(name, 'pass')} the upcard."
-    if isinstance(action, TakeUpcard):
-        card = f" {taken.pretty}" if taken else ""
-        return f"{_says(name, 'take')} the upcard{card}."
-    if isinstance(action, DrawStock):
-        return f"{_says(name, 'draw')} from the stock."
-    if isinstance(action, TakeDiscard):
-        return f"{_says(name, 'take')} {taken.pretty if taken else 'the discard'} from the pile."
-    if isinstance(action, Discard):
-        return f"{_says(name, 'discard')} {action.card.pretty}."
-    if isinstance(action, Knock):
+        text = _("You pass the upcard.") if you else _("{name} passes the upcard.")
+    elif isinstance(action, TakeUpcard):
+        if taken is not None:
+            text = (_("You take the upcard {card}.") if you
+                    else _("{name} takes the upcard {card}."))
+        else:
+            text = _("You take the upcard.") if you else _("{name} takes the upcard.")
+    elif isinstance(action, DrawStock):
+        text = _("You draw from the stock.") if you else _("{name} draws from the stock.")
+    elif isinstance(action, TakeDiscard):
+        if taken is not None:
+            text = (_("You take {card} from the pile.") if you
+                    else _("{name} takes {card} from the pile."))
+        else:
+            text = _("You take the discard.") if you else _("{name} takes the discard.")
+    elif isinstance(action, Discard):
+        text = _("You discard {card}.") if you else _("{name} discards {card}.")
+        taken = action.card
+    elif isinstance(action, Knock):
         if action.card is None:
-            return f"{_says(name, 'go')} big gin!"
-        return f"{_says(name, 'knock')}, discarding face down."
-    return f"{name}: {action}"  # pragma: no cover - every action is named above
+            text = _("You go big gin!") if you else _("{name} goes big gin!")
+        else:
+            text = (_("You knock, discarding face down.") if you
+                    else _("{name} knocks, discarding face down."))
+    else:  # pragma: no cover - every action is named above
+        return f"{name}: {action}"
+    return text.format(name=name, card=taken.pretty if taken is not None else "")
 
 
 def result_headline(result: HandResult, names: tuple[str, str]) -> str:
     """One line: who won the hand, how, and for how many points (R5.5–R5.7, R6.1)."""
     if result.winner is None:
-        return "Dead hand: only two cards left in the stock, no score (R6.1)."
+        return _("Dead hand: no score (R6.1).")
     who = names[result.winner]
-    how = {"knock": "knock", "undercut": "undercut", "gin": "go", "big_gin": "go"}[result.kind]
-    extra = {"gin": " gin", "big_gin": " big gin"}.get(result.kind, "")
-    points = f"{result.points} point{'s' if result.points != 1 else ''}"
-    return f"{_says(who, how)}{extra} and {'win' if who == 'You' else 'wins'} {points}."
+    you = _you(who)
+    points = ngettext("{n} point", "{n} points", result.points).format(n=result.points)
+    text = {
+        "knock": (_("You knock and win {points}.") if you
+                  else _("{name} knocks and wins {points}.")),
+        "undercut": (_("You undercut and win {points}.") if you
+                     else _("{name} undercuts and wins {points}.")),
+        "gin": (_("You go gin and win {points}.") if you
+                else _("{name} goes gin and wins {points}.")),
+        "big_gin": (_("You go big gin and win {points}.") if you
+                    else _("{name} goes big gin and wins {points}.")),
+    }[result.kind]
+    return text.format(name=who, points=points)
 
 
 def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd")}.get(n, _("{n}th").format(n=n))
 
 
 def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) -> list[str]:
     """How the sheet's last won hand entered it (R7.2) and what it closed (R7.3, R7.4)."""
     who = names[entry.player]
+    you = _you(who)
     wins = sum(1 for e in sheet.entries if e.player == entry.player)
     games = ", ".join(str(i + 1) for i in entry.columns)
-    plural = "s" if len(entry.columns) > 1 else ""
-    lines = [f"{_owner(who)} {_ordinal(wins)} won hand: {entry.points} entered in "
-             f"game{plural} {games} (R7.2)."]
+    rules = sheet.rules
+    if not entry.columns:
+        text = (_("Your {nth} won hand: {points} enter no game, the games it would reach "
+                  "have closed (R7.2).") if you else
+                _("{name}'s {nth} won hand: {points} enter no game, the games it would reach "
+                  "have closed (R7.2)."))
+    elif len(sheet.columns) == 1:
+        text = (_("Your {nth} won hand: {points} entered (R7.2).") if you
+                else _("{name}'s {nth} won hand: {points} entered (R7.2)."))
+    elif len(entry.columns) == 1:
+        text = (_("Your {nth} won hand: {points} entered in game {games} (R7.2).") if you
+                else _("{name}'s {nth} won hand: {points} entered in game {games} (R7.2)."))
+    else:
+        text = (_("Your {nth} won hand: {points} entered in games {games} (R7.2).") if you
+                else _("{name}'s {nth} won hand: {points} entered in games {games} (R7.2)."))
+    lines = [text.format(name=who, nth=_ordinal(wins), points=entry.points, games=games)]
     for i in entry.closed:
         column = sheet.columns[i]
         assert column.winner is not None
-        rules = sheet.rules
+        winner = names[column.winner]
         game = rules.shutout_game_bonus if column.shutout else rules.game_bonus
         boxes = column.boxes[column.winner] * rules.box_bonus
-        kind = "a shutout, " if column.shutout else ""
-        lines.append(
-            f"Game {i + 1} closes at {column.points[column.winner]}: "
-            f"{_says(names[column.winner], 'win')} it, {kind}+{game} game bonus and +{boxes} "
-            "for boxes (R7.3, R7.4)."
-        )
+        bonuses = []
+        if game or rules.game_bonus or rules.shutout_game_bonus:
+            bonuses.append((_("a shutout, +{bonus} game bonus") if column.shutout
+                            else _("+{bonus} game bonus")).format(bonus=game))
+        if rules.box_bonus:
+            bonuses.append(_("+{bonus} for boxes").format(bonus=boxes))
+        what = _(" and ").join(bonuses) if bonuses else _("no bonuses")
+        if len(sheet.columns) == 1:
+            text = (_("The game closes at {points}: you win it, {bonuses} (R7.3, R7.4).") if
+                    _you(winner) else
+                    _("The game closes at {points}: {name} wins it, {bonuses} (R7.3, R7.4)."))
+        else:
+            text = (_("Game {n} closes at {points}: you win it, {bonuses} (R7.3, R7.4).") if
+                    _you(winner) else
+                    _("Game {n} closes at {points}: {name} wins it, {bonuses} (R7.3, R7.4)."))
+        lines.append(text.format(n=i + 1, points=column.points[column.winner], name=winner,
+                                 bonuses=what))
     return lines
 
 
 def _status(column: Column, short: tuple[str, str], size: int) -> Text:
     if column.winner is None:
-        return Text("open"[:size], style="dim")
+        return Text(_("open")[:size], style="dim")
     mark = "*" if column.shutout else ""
     return Text(short[column.winner][:size] + mark, style="bold yellow")
 
 
 def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None = None,
                 compact: bool = False) -> Group:
-    """The Hollywood sheet (§7): points and boxes per column, who closed it, bonuses, totals.
+    """The sheet (§7): points and boxes per column, who closed it, bonuses, totals; the
+    caption names only the bonuses the rules in force play (R7.4).
 
     ``compact`` fits it in 29 columns, for small terminals."""
     rules: Rules = sheet.rules
@@ -161,31 +204,35 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
                   pad_edge=False)
     table.add_column("", no_wrap=True, max_width=9)
     for i in range(n):
-        table.add_column(f"G{i + 1}" if n > 1 else "Game", justify="right", no_wrap=True)
-    table.add_column("Tot" if compact else "Total", justify="right", no_wrap=True,
+        table.add_column(_("G{n}").format(n=i + 1) if n > 1 else _("Game"), justify="right",
+                         no_wrap=True)
+    table.add_column(_("Tot") if compact else _("Total"), justify="right", no_wrap=True,
                      style="bold")
     short = (names[0].split(" (")[0][:9], names[1].split(" (")[0][:9])
     styles = ("bold #7fd1ff", "bold #ffb86c")
     closed_any = any(c.closed for c in sheet.columns)
+    boxes = bool(rules.box_bonus)  # no box rows when boxes score nothing (R7.4)
     for p in (0, 1):
         cells: list[Text | str] = []
         for column in sheet.columns:
             style = "bold" if column.winner == p else ("dim" if column.closed else "")
             cells.append(Text(str(column.points[p]), style=style))
-        table.add_row(Text(short[p], style=styles[p]), *cells, "")
-        table.add_row(Text(" boxes", style="dim"),
-                      *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
-                      end_section=not closed_any and p == 1)
-        if closed_any:
+        table.add_row(Text(short[p], style=styles[p]), *cells, "",
+                      end_section=not boxes and not closed_any and p == 1)
+        if boxes:
+            table.add_row(Text(" " + _("boxes"), style="dim"),
+                          *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
+                          end_section=not closed_any and p == 1)
+        if closed_any and (rules.box_bonus or rules.game_bonus or rules.shutout_game_bonus):
             table.add_row(
-                Text(" bonus", style="dim"),
+                Text(" " + _("bonus"), style="dim"),
                 *(Text(f"+{c.bonuses[p]}" if c.closed else "", style="green")
                   for c in sheet.columns),
                 "",
             )
     if closed_any:
-        table.add_row(Text("won by", style="dim"),
-                      *(_status(c, short, 3 if compact else 4) for c in sheet.columns),
+        table.add_row(Text(_("won by"), style="dim"),
+                      *(_status(c, short, 4 if compact else 9) for c in sheet.columns),
                       "", end_section=True)
     for p in (0, 1):
         table.add_row(
@@ -195,12 +242,16 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
         )
     if sheet.finished:
         winner = sheet.winner
-        caption = "Match drawn." if winner is None else (
-            f"{short[winner]} win{'' if short[winner] == 'You' else 's'} the match "
-            f"{sheet.games_won[winner]}–{sheet.games_won[1 - winner]}, "
-            f"result {sheet.result:+d} (R7.5)")
+        if winner is None:
+            caption = _("Match drawn.")
+        else:
+            caption = (_("You win the match {won}–{lost}, result {result:+d} (R7.5).")
+                       if _you(short[winner]) else
+                       _("{name} wins the match {won}–{lost}, result {result:+d} (R7.5)."))
+            caption = caption.format(name=short[winner], won=sheet.games_won[winner],
+                                     lost=sheet.games_won[1 - winner], result=sheet.result)
         return Group(table, Text(caption, style="bold yellow"))
-    bonus = f"game +{rules.game_bonus}" if rules.game_bonus else "no game bonus"
-    shut = " · * shutout" if any(c.shutout for c in sheet.columns) else ""
-    return Group(table, Text(f"to {rules.game_target} · {bonus} · box +{rules.box_bonus}{shut}",
-                             style="dim"))
+    caption = [Text(sheet_caption(rules), style="dim")]
+    if any(c.shutout for c in sheet.columns):
+        caption.append(Text(_("* shutout"), style="dim"))
+    return Group(table, *caption)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..actions import Action, TakeDiscard, TakeUpcard
+from ..actions import Action, Discard, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import Hand, HandResult, HandView
@@ -171,6 +171,31 @@ class GameSession:
     @property
     def assisted(self) -> bool:
         return bool(self.pm.meta.get("assisted", False))
+
+    def moves(self) -> list[Move]:
+        """The moves of this hand so far, each take with the pile card it picked up: all of
+        it public (R4.4), rebuilt from the log so the move list never shows an undone move."""
+        return self._replay_pile()[0]
+
+    def pile_story(self) -> list[tuple[Card, int | None]]:
+        """The discard pile from the bottom up, each card with who put it there (None: the
+        upcard turned at the deal, R3.3).  The whole pile is public (R4.4)."""
+        return self._replay_pile()[1]
+
+    def _replay_pile(self) -> tuple[list[Move], list[tuple[Card, int | None]]]:
+        hand = self.hand
+        deck = hand.deck
+        pile: list[tuple[Card, int | None]] = [(deck[20], None)] if deck else []
+        moves: list[Move] = []
+        last = len(hand.history) - 1
+        for i, (player, action) in enumerate(hand.history):
+            taken = None
+            if isinstance(action, (TakeUpcard, TakeDiscard)) and pile:
+                taken = pile.pop()[0]
+            elif isinstance(action, Discard):
+                pile.append((action.card, player))
+            moves.append(Move(player, action, taken, hand.result if i == last else None))
+        return moves, pile
 
     def view(self) -> HandView:
         """The person's view: never the computer's cards before the hand ends (R3.4)."""

@@ -1,37 +1,106 @@
 """The table as the game screen draws it: the computer's side, stock and pile, the hand,
-the prompt, the buttons and the sheet, all from the person's view (R3.4)."""
+the prompt, the buttons and the sheet, all from the person's view (R3.4).
+
+At 80x24, the standard terminal, everything fits: cards go flat, texts wrap rather than
+being cut, the buttons sit on two rows, and the table column scrolls if a long message
+ever needs more room, so no number and no button is ever out of reach.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
-from ..actions import DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from ..actions import Discard, DrawStock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
-from ..hand import Phase
+from ..hand import HandView, Phase
+from ..i18n import _, ngettext
 from ..melds import best_melds, discard_choices
-from .look import card_ink, cards_ink, meld_ink, sheet_table
+from .look import action_words, card_ink, cards_ink, meld_ink, result_headline, sheet_table
+from .rulewords import rules_name, rules_summary, sheet_title
 from .session import COMPUTER, HUMAN, GameSession
 from .widgets import CardWidget
+from .words import gin_allowed, knock_options
 
 if TYPE_CHECKING:
     from .app import GinApp
 
-__all__ = ["KEYS", "KEY_NAMES", "TableScreen"]
+__all__ = ["KEYS", "KEY_NAMES", "NARROW", "TableScreen"]
 
 KEYS = "1234567890-"
 KEY_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus"]
-_FOOTER_ACTIONS = ("knock", "gin")
+NARROW = 104  # under this many columns the cards go flat and the sidebar narrows
+
+#: The buttons, in two rows: the play, then the aids.  Labels are translated when shown.
+PLAY_BUTTONS = ("take", "pass", "draw", "pick", "discard", "knock", "gin")
+AID_BUTTONS = ("hint", "undo", "pile", "help")
+
+
+def _button_label(ident: str) -> str:
+    return {
+        "take": _("Take upcard (t)"), "pass": _("Pass (x)"), "draw": _("Draw stock (s)"),
+        "pick": _("Take discard (t)"), "discard": _("Discard"), "knock": _("Knock (k)"),
+        "gin": _("Gin! (g)"), "hint": _("Hint (h)"), "undo": _("Undo (u)"),
+        "pile": _("Pile (p)"), "help": _("Help (?)"),
+    }[ident]
 
 
 class TableScreen(Screen[None]):
     """What the game screen shows and how it is redrawn; the game screen adds the play."""
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    TableScreen #main { height: 1fr; }
+    TableScreen #table-col { width: 1fr; }
+    TableScreen #table { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    TableScreen #side { width: 38; padding: 0 1; border-left: vkey $panel-lighten-2; }
+    TableScreen .row { height: 3; }
+    TableScreen #hand-row { height: 3; }
+    TableScreen #opp-label { height: auto; margin-top: 1; }
+    TableScreen #middle { height: 4; margin-top: 1; }
+    TableScreen #stock-label { width: 14; padding: 0 1; height: 3; }
+    TableScreen #pile-label { width: 1fr; padding: 0 1; height: 3; }
+    TableScreen #hand-label { height: auto; margin-top: 1; }
+    TableScreen #keys { height: 1; color: $text-muted; }
+    TableScreen #melds { height: auto; }
+    TableScreen #prompt { height: auto; min-height: 2; margin-top: 1; }
+    TableScreen #message { height: auto; min-height: 1; }
+    TableScreen #message.-error { color: $error; text-style: bold; }
+    TableScreen .buttons { height: 1; padding: 0 1; }
+    TableScreen #play-buttons { margin-top: 1; }
+    TableScreen .buttons Button { margin-right: 1; min-width: 6; }
+    TableScreen #sheet { height: auto; }
+    TableScreen #rules-line { height: auto; color: $text-muted; }
+    TableScreen #info { height: auto; margin-top: 1; color: $text-muted; }
+    TableScreen #log-box { height: 1fr; margin-top: 1; scrollbar-size-vertical: 1; }
+    TableScreen #log { height: auto; }
+    /* a small terminal (under 104 columns): flat one-line cards, a narrower sheet */
+    TableScreen.-narrow #side { width: 33; }
+    TableScreen.-narrow #table, TableScreen.-narrow .buttons { padding: 0; }
+    TableScreen.-narrow #play-buttons { margin-top: 0; }
+    TableScreen.-narrow #info { display: none; }
+    TableScreen.-narrow #opp-label { margin-top: 0; }
+    TableScreen.-narrow .row, TableScreen.-narrow #hand-row { height: 1; }
+    TableScreen.-narrow #middle { height: 3; margin-top: 0; }
+    TableScreen.-narrow #prompt { margin-top: 0; }
+    TableScreen.-narrow CardWidget { width: 3; height: 1; border: none; margin: 0 1 0 0; }
+    TableScreen.-narrow CardWidget.-group { margin: 0 1 0 2; }
+    TableScreen.-narrow CardWidget.-meld { border: none; background: #dcefdc; }
+    TableScreen.-narrow CardWidget.-new { border: none; background: #d6ecfa; }
+    TableScreen.-narrow CardWidget.-taken { border: none; background: #ead9f5; }
+    TableScreen.-narrow CardWidget.-hinted { border: none; background: #f7d9a0; }
+    TableScreen.-narrow CardWidget.-selected { border: none; background: #ffe45c; }
+    TableScreen.-narrow CardWidget.-back { border: none; }
+    """
+
+    AUTO_HEIGHT: ClassVar[frozenset[str]] = frozenset(
+        {"opp-label", "hand-label", "melds", "prompt", "rules-line", "info", "log"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -41,10 +110,8 @@ class TableScreen(Screen[None]):
         self.hinted: Card | None = None
         self.hinting = False  # a hint is being thought out
         self.new_card: Card | None = None
-        self.log_lines: list[Text] = []
         self.thinking = False
         self._ended_hand = 0  # the hand whose end was shown
-        self._offered: tuple[bool | None, ...] = ()
         self._shown: dict[str, Text | str] = {}
         self._sheet_key: tuple[object, ...] = ()
 
@@ -61,40 +128,40 @@ class TableScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="main"):
-            with Vertical(id="table"):
-                yield Static("", id="opp-label")
-                with Horizontal(classes="row", id="opp-row"):
-                    for i in range(11):
-                        yield CardWidget(slot=i, classes="opp")
-                with Horizontal(id="middle"):
-                    yield CardWidget(id="stock")
-                    yield Static("", id="stock-label")
-                    yield CardWidget(id="pile")
-                    yield Static("", id="pile-label")
-                yield Static("", id="hand-label")
-                with Horizontal(id="hand-row"):
-                    for i in range(11):
-                        yield CardWidget(slot=i, classes="mine")
-                yield Static("", id="keys")
-                yield Static("", id="melds")
-                yield Static("", id="prompt")
-                yield Static("", id="message")
-                with Horizontal(id="buttons"):
-                    for ident, label in (
-                        ("take", "Take upcard (t)"), ("pass", "Pass (x)"),
-                        ("draw", "Draw stock (s)"), ("pick", "Take discard (t)"),
-                        ("discard", "Discard"), ("knock", "Knock (k)"), ("gin", "Gin! (g)"),
-                        ("hint", "Hint (h)"), ("undo", "Undo (u)"), ("help", "Help (?)"),
-                    ):
-                        button = Button(label, id=f"b-{ident}", compact=True,
-                                        variant="warning" if ident in ("knock", "gin")
-                                        else "default")
-                        button.can_focus = False
-                        yield button
+            with Vertical(id="table-col"):
+                with VerticalScroll(id="table"):
+                    yield Static("", id="opp-label")
+                    with Horizontal(classes="row", id="opp-row"):
+                        for i in range(11):
+                            yield CardWidget(slot=i, classes="opp")
+                    with Horizontal(id="middle"):
+                        yield CardWidget(id="stock")
+                        yield Static("", id="stock-label")
+                        yield CardWidget(id="pile")
+                        yield Static("", id="pile-label")
+                    yield Static("", id="hand-label")
+                    with Horizontal(id="hand-row"):
+                        for i in range(11):
+                            yield CardWidget(slot=i, classes="mine")
+                    yield Static("", id="keys")
+                    yield Static("", id="melds")
+                    yield Static("", id="prompt")
+                    yield Static("", id="message")
+                # the buttons stay in sight below the table, which scrolls if it must
+                for row, idents in (("play-buttons", PLAY_BUTTONS), ("aid-buttons", AID_BUTTONS)):
+                    with Horizontal(id=row, classes="buttons"):
+                        for ident in idents:
+                            button = Button(_button_label(ident), id=f"b-{ident}", compact=True,
+                                            variant="warning" if ident in ("knock", "gin")
+                                            else "default")
+                            button.can_focus = False
+                            yield button
             with Vertical(id="side"):
                 yield Static("", id="sheet")
+                yield Static("", id="rules-line")
                 yield Static("", id="info")
-                yield Static("", id="log")
+                with VerticalScroll(id="log-box"):
+                    yield Static("", id="log")
         yield Footer()
 
     # -- showing ---------------------------------------------------------------------
@@ -102,21 +169,40 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         for widget in self.query(CardWidget).results(CardWidget):
             widget.hide()  # nothing on the table until a match is dealt
-        for button in self.query("#buttons Button").results(Button):
+        for button in self.query(".buttons Button").results(Button):
             button.display = False
+        self.set_class(self.app.size.width < NARROW, "-narrow")
 
     def _dealer_words(self) -> str:
         assert self.session is not None
         dealer = self.session.hand.dealer
-        return "you deal" if dealer == HUMAN else "the computer deals"
-
-    def _log(self, line: Text) -> None:
-        self.log_lines = [*self.log_lines, line][-8:]
+        return _("you deal") if dealer == HUMAN else _("the computer deals")
 
     def say(self, text: str | Text, error: bool = False) -> None:
         message = self.query_one("#message", Static)
         message.set_class(error, "-error")
         message.update(text)
+        if text:  # on a crowded screen the table scrolls to what was just said
+            self.call_after_refresh(message.scroll_visible, animate=False)
+
+    def log_text(self) -> Text:
+        """The moves of this hand, rebuilt from the session's log every time, so an undone
+        move never lingers in the list (R4.4: all of it is public)."""
+        session = self.session
+        assert session is not None
+        log = Text.assemble((_("Moves") + "\n", "bold"))
+        log.append(_("Hand {n}: {dealer}.").format(n=session.hand_number,
+                                                    dealer=self._dealer_words()),
+                   style="italic")
+        for move in session.moves():
+            style = "#7fd1ff" if move.player == HUMAN else "#ffb86c"
+            log.append("\n")
+            log.append(action_words(session.names[move.player], move.action, move.taken),
+                       style=style)
+            if move.result is not None:
+                log.append("\n")
+                log.append(result_headline(move.result, session.names), style="bold yellow")
+        return log
 
     def refresh_table(self) -> None:
         """Redraw everything from the person's view (the only state the screen reads)."""
@@ -138,68 +224,88 @@ class TableScreen(Screen[None]):
             else:
                 widget.hide()
         label = Text.assemble((f"{names[COMPUTER]}", "bold #ffb86c"))
-        label.append(f" · {view.opponent_card_count} cards", style="")
+        label.append(" · " + ngettext("{n} card", "{n} cards", view.opponent_card_count)
+                     .format(n=view.opponent_card_count))
         if known:
-            label.append(" · known from the pile: ")
+            label.append(" · " + _("known from the pile:") + " ")
             label.append_text(cards_ink(known, four))
         if view.dealer == COMPUTER:
-            label.append(" · dealer", style="dim")
+            label.append(" · " + _("dealer"), style="dim")
         self._put("opp-label", label)
-        # the stock and the pile
+        self._refresh_middle(view, four)
+        self._refresh_hand(view, four)
+        self._refresh_prompt(view, four)
+        self._refresh_buttons(view)
+        self._refresh_side(session, view)
+
+    def _refresh_middle(self, view: HandView, four: bool) -> None:
+        """The stock and the pile; the pile's cards below the top, as many as fit (all of
+        them on the pile screen, p or a click on this label: R4.4)."""
         stock = self.query_one("#stock", CardWidget)
         if view.stock_count:
             stock.show_back()
         else:
             stock.show_empty()
-        self._put("stock-label",
-            Text.assemble(("Stock\n", "bold"), f"{view.stock_count} cards\n",
-                          ("click or s", "dim")))
+        self._put("stock-label", Text.assemble(
+            (_("Stock") + "\n", "bold"),
+            ngettext("{n} card", "{n} cards", view.stock_count).format(n=view.stock_count)
+            + "\n", (_("click or s"), "dim")))
         pile = self.query_one("#pile", CardWidget)
         upcard = view.upcard
         if upcard is not None:
             pile.show_face(upcard, four_colour=four)
         else:
             pile.show_empty()
-        pile_label = Text.assemble(
-            ("Upcard\n" if view.phase is Phase.OFFER else "Discard pile\n", "bold"))
+        title = _("Upcard") if view.phase is Phase.OFFER else _("Discard pile")
+        count = len(view.discard_pile)
+        pile_label = Text.assemble((title, "bold"), (f" · {count}", "dim"), "\n")
         under = list(reversed(view.discard_pile[:-1]))
         if under:
-            pile_label.append("below: ")
-            pile_label.append_text(cards_ink(under[:8], four))
-            if len(under) > 8:
-                pile_label.append(" …", style="dim")
+            width = self.query_one("#pile-label", Static).content_region.width or 30
+            shown = Text(_("below:") + " ")
+            more = " " + _("…")
+            for n, card in enumerate(under):
+                if len(shown.plain) + len(card.pretty) + 1 + (len(more) if n < len(under) - 1
+                                                               else 0) > width:
+                    shown.append(more, style="dim")
+                    break
+                if n:
+                    shown.append(" ")
+                shown.append_text(card_ink(card, four))
+            pile_label.append_text(shown)
         else:
-            pile_label.append("nothing below", style="dim")
-        pile_label.append("\nclick or t", style="dim")
+            pile_label.append(_("nothing below"), style="dim")
+        pile_label.append("\n" + _("t: take · p: all"), style="dim")
         self._put("pile-label", pile_label)
-        log = Text.assemble(("Moves\n", "bold"))
-        log.append_text(Text("\n").join(self.log_lines))
-        self._put("log", log)
-        self._refresh_hand(view, four)
-        self._refresh_prompt(view)
-        self._refresh_buttons(view)
+
+    def _refresh_side(self, session: GameSession, view: HandView) -> None:
         compact = self.has_class("-narrow")
+        rules = session.rules
         if self._sheet_key != (session.id, session.sheet.entries, compact):
             self._sheet_key = (session.id, session.sheet.entries, compact)
             self.query_one("#sheet", Static).update(
-                sheet_table(session.sheet, names, title="Hollywood scoresheet", compact=compact))
-        info = Text(f"Hand {session.hand_number} · {self._dealer_words()}\n")
-        rules = session.rules
-        info.append(f"Rules: {rules.preset_name or 'custom'} · knock ≤ {view.knock_limit} · "
-                    f"gin +{rules.gin_bonus} · undercut +{rules.undercut_bonus}\n")
+                sheet_table(session.sheet, session.names, title=sheet_title(rules),
+                            compact=compact))
+        line = Text(_("Rules:") + " ", style="bold")
+        line.append(rules_summary(rules))
+        if rules.oklahoma:
+            line.append(" · " + _("this hand: knock ≤ {limit}").format(limit=view.knock_limit))
+        self._put("rules-line", line)
+        info = Text(_("Hand {n} · {dealer}").format(n=session.hand_number,
+                                                     dealer=self._dealer_words()) + "\n")
         if session.assisted:
-            info.append("Assisted: hints or undo used\n", style="yellow")
-        info.append("Match " + session.id[:8], style="dim")
+            info.append(_("Assisted: hints or undo used") + "\n", style="yellow")
+        info.append(_("Match {id}").format(id=session.id[:8]), style="dim")
         self._put("info", info)
-        offered = tuple(self.check_action(a, ()) for a in _FOOTER_ACTIONS)
-        if offered != self._offered:  # the footer is rebuilt on every refresh: only on change
-            self._offered = offered
-            self.refresh_bindings()
+        log = self.log_text()
+        if self._shown.get("log") != log:
+            self._put("log", log)
+            self.query_one("#log-box", VerticalScroll).scroll_end(animate=False,
+                                                                  immediate=False)
+        self.gin_app.sub_title = _("You vs {name} · {rules}").format(
+            name=session.names[COMPUTER], rules=rules_name(rules))
 
-    def _refresh_hand(self, view_hand: object, four: bool) -> None:
-        session = self.session
-        assert session is not None
-        view = session.view()
+    def _refresh_hand(self, view: HandView, four: bool) -> None:
         layout = best_melds(view.hand)
         order: list[Card] = []
         starts: set[int] = set()
@@ -236,110 +342,100 @@ class TableScreen(Screen[None]):
             keys.append(KEYS[i] + (" " * (3 if narrow else 5)),
                         style="bold" if order[i] == self.selected else "")
         self._put("keys", keys)
-        label = Text.assemble(("Your hand", "bold #7fd1ff"))
-        label.append(f" · deadwood {layout.deadwood}", style="bold")
+        label = Text.assemble((_("Your hand"), "bold #7fd1ff"))
+        label.append(" · " + _("deadwood {n}").format(n=layout.deadwood), style="bold")
         if len(view.hand) == 11:
             best = discard_choices(view.hand)[0]
-            label.append(f" · best discard leaves {best.deadwood}")
+            label.append(" · " + _("best discard: {n}").format(n=best.deadwood))
         if view.dealer == HUMAN:
-            label.append(" · dealer", style="dim")
+            label.append(" · " + _("dealer"), style="dim")
         self._put("hand-label", label)
         melds = Text()
         for meld in layout.melds:
             melds.append_text(meld_ink(meld, four))
             melds.append(" ")
-        melds.append("deadwood " if layout.melds else "no melds yet · deadwood ", style="dim")
+        melds.append(_("deadwood") + " " if layout.melds else _("no melds yet · deadwood") + " ",
+                     style="dim")
         melds.append_text(cards_ink(layout.unmatched, four))
         melds.append(f" = {layout.deadwood}")
         self._put("melds", melds)
 
-    def _refresh_prompt(self, view: object) -> None:
-        session = self.session
-        assert session is not None
-        v = session.view()
-        four = self.gin_app.four_colour
+    def _refresh_prompt(self, v: HandView, four: bool) -> None:
         prompt = Text()
         if v.phase is Phase.OVER:
-            prompt.append("The hand is over.", style="bold")
+            prompt.append(_("The hand is over."), style="bold")
         elif self.thinking or v.to_act == COMPUTER:
-            prompt.append("The computer is thinking…", style="italic")
+            prompt.append(_("The computer is thinking…"), style="italic")
         elif v.phase is Phase.OFFER:
-            prompt.append("The opening (R4.1): ", style="bold")
-            prompt.append("take the upcard ")
+            prompt.append(_("The opening (R4.1):") + " ", style="bold")
+            prompt.append(_("take the upcard") + " ")
             if v.upcard is not None:
                 prompt.append_text(card_ink(v.upcard, four))
-            prompt.append(" (t, or click it) or pass (x).")
+            prompt.append(" " + _("(t, or click it) or pass (x)."))
         elif v.phase is Phase.DRAW:
-            prompt.append("Your turn: ", style="bold")
+            prompt.append(_("Your turn:") + " ", style="bold")
             if v.upcard_refused:
-                prompt.append("both passed the upcard, so draw from the stock (s) (R4.1).")
+                prompt.append(_("both passed the upcard, so draw from the stock (s) (R4.1)."))
             else:
-                prompt.append("draw from the stock (s) or take ")
+                prompt.append(_("draw from the stock (s) or take") + " ")
                 if v.upcard is not None:
                     prompt.append_text(card_ink(v.upcard, four))
-                prompt.append(" from the pile (t).")
+                prompt.append(" " + _("from the pile (t)."))
+        elif self.selected is None:
+            prompt.append(_("Discard:") + " ", style="bold")
+            prompt.append(_("choose a card (1–9, 0, -, ← →, or click it), then again or "
+                            "Enter to discard it."))
+            knocks = knock_options(v)
+            if knocks:
+                best = min(knocks, key=lambda c: c[1])
+                gin = best[1] == 0
+                prompt.append("\n" + (_("You can go gin:") if gin else _("You can knock:")) + " ",
+                              style="bold yellow")
+                prompt.append((_("g discards") if gin else _("k discards")) + " ")
+                prompt.append_text(card_ink(best[0], four))
+                prompt.append(" " + _("and leaves {n} deadwood.").format(n=best[1]))
         else:
-            prompt.append("Discard: ", style="bold")
-            if self.selected is None:
-                prompt.append("choose a card (1–9, 0, -, ← →, or click it), then again or "
-                              "Enter to discard it.")
-                knocks = self._knock_options()
-                if knocks:
-                    best = min(knocks, key=lambda c: c[1])
-                    word = "go gin" if best[1] == 0 else "knock"
-                    prompt.append(f"\nYou can {word}: ", style="bold yellow")
-                    prompt.append(f"{'g' if best[1] == 0 else 'k'} discards ")
-                    prompt.append_text(card_ink(best[0], four))
-                    prompt.append(f" and leaves {best[1]} deadwood.")
-            else:
-                rest = [c for c in v.hand if c != self.selected]
-                after = best_melds(rest)
-                prompt.append("discard ")
-                prompt.append_text(card_ink(self.selected, four))
-                prompt.append(f"? It leaves deadwood {after.deadwood}. Enter or again to "
-                              "discard, another key to change.")
-                if self.selected == v.taken_card and not v.rules.discard_taken_card:
-                    prompt.append("\nIt was just taken from the pile, so it may not be "
-                                  "discarded this turn (R4.3).", style="yellow")
-                elif after.deadwood <= v.knock_limit:
-                    word = "Gin" if after.deadwood == 0 else "Knock"
-                    prompt.append(f"\n{word} ({word[0].lower()}) would show ", style="yellow")
-                    for meld in after.melds:
-                        prompt.append_text(meld_ink(meld, four))
-                        prompt.append(" ")
-                    if after.unmatched:
-                        prompt.append("with ")
-                        prompt.append_text(cards_ink(after.unmatched, four))
+            # the selected card is always one that may be discarded (R4.3): choosing the
+            # card just taken from the pile is refused before it is selected
+            rest = [c for c in v.hand if c != self.selected]
+            after = best_melds(rest)
+            prompt.append(_("Discard") + " ", style="bold")
+            prompt.append_text(card_ink(self.selected, four))
+            prompt.append("? " + _("It leaves deadwood {n}: Enter or the same key "
+                                   "discards it.").format(n=after.deadwood))
+            if after.deadwood <= v.knock_limit:
+                gin = after.deadwood == 0
+                prompt.append("\n" + (_("Gin (g) would show") if gin
+                                      else _("Knock (k) would show")) + " ", style="yellow")
+                for meld in after.melds:
+                    prompt.append_text(meld_ink(meld, four))
+                    prompt.append(" ")
+                if after.unmatched:
+                    prompt.append(_("with") + " ")
+                    prompt.append_text(cards_ink(after.unmatched, four))
         self._put("prompt", prompt)
 
-    def _knock_options(self) -> list[tuple[Card, int]]:
-        """Legal knock discards and the deadwood each leaves (R5.1), from the legal actions."""
-        assert self.session is not None
-        view = self.session.view()
-        cards = [a.card for a in view.legal_actions if isinstance(a, Knock) and a.card]
-        if not cards:
-            return []
-        left = {c.card: c.deadwood for c in discard_choices(view.hand)}
-        return [(card, left[card]) for card in cards]
+    def may_discard(self, view: HandView, card: Card) -> bool:
+        """Discarding ``card`` is legal now (R4.2, R4.3)."""
+        return Discard(card) in view.legal_actions
 
-    def _refresh_buttons(self, view: object) -> None:
+    def _refresh_buttons(self, v: HandView) -> None:
         session = self.session
         assert session is not None
-        v = session.view()
         mine = session.human_to_act and not self.thinking
         legal = v.legal_actions if mine else ()
-        knocks = self._knock_options() if mine else []
+        knocks = knock_options(v) if mine else []
         show = {
             "take": any(isinstance(a, TakeUpcard) for a in legal),
             "pass": any(isinstance(a, Pass) for a in legal),
             "draw": any(isinstance(a, DrawStock) for a in legal),
             "pick": any(isinstance(a, TakeDiscard) for a in legal),
-            "discard": v.phase is Phase.DISCARD and mine,
-            "knock": any(d > 0 for _, d in knocks),
-            "gin": any(d == 0 for _, d in knocks) or any(
-                isinstance(a, Knock) and a.card is None for a in legal),
+            "discard": any(isinstance(a, Discard) for a in legal),
+            "knock": any(d > 0 for _c, d in knocks),
+            "gin": mine and gin_allowed(v),
             "hint": mine,
             "undo": session.can_undo and not self.thinking,
+            "pile": True,
             "help": True,
         }
         for ident, visible in show.items():
@@ -347,20 +443,26 @@ class TableScreen(Screen[None]):
             if button.display != visible:
                 button.display = visible
         if v.upcard is not None:
-            self._label("take", f"Take {v.upcard.pretty} (t)")
-            self._label("pick", f"Take {v.upcard.pretty} (t)")
-        self._label("discard", f"Discard {self.selected.pretty} (⏎)" if self.selected
-                    else "Discard… (choose a card)")
-        sel = [d for c, d in knocks if c == self.selected]
-        self._label("knock", f"Knock {self.selected.pretty} (k)"
-                    if self.selected and sel and sel[0] else "Knock (k)")
+            self._label("take", _("Take {card} (t)").format(card=v.upcard.pretty))
+            self._label("pick", _("Take {card} (t)").format(card=v.upcard.pretty))
+        selected = self.selected
+        if selected is not None and self.may_discard(v, selected):
+            self._label("discard", _("Discard {card} (⏎)").format(card=selected.pretty))
+        else:
+            self._label("discard", _("Discard… (choose a card)"))
+        sel = [d for c, d in knocks if c == selected]
+        if selected is not None and sel and sel[0]:
+            self._label("knock", _("Knock {card} (k)").format(card=selected.pretty))
+        else:
+            self._label("knock", _("Knock (k)"))
 
     def _put(self, ident: str, content: Text) -> None:
-        """Update a Static only when its text changed (each update re-lays the screen out)."""
+        """Update a Static only when its text changed (each update may re-lay the screen
+        out: only the ones whose height follows their text ask for it)."""
         if self._shown.get(ident) != content:
             self._shown[ident] = content
-            # every one of these has a fixed size, so no new layout is needed
-            self.query_one(f"#{ident}", Static).update(content, layout=False)
+            self.query_one(f"#{ident}", Static).update(content,
+                                                       layout=ident in self.AUTO_HEIGHT)
 
     def _label(self, ident: str, label: str) -> None:
         if self._shown.get(f"b-{ident}") != label:
@@ -369,23 +471,9 @@ class TableScreen(Screen[None]):
             button.label = label
             button.refresh(layout=True)  # its width follows the new label
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Footer keys: knock and gin are offered only when legal (R5.1, R2.5).  The other keys
-        stay put (rebuilding the footer at every move is slow); out of turn they say why."""
-        session = self.session
-        if action not in ("knock", "gin"):
-            return True
-        if session is None or not session.human_to_act or self.thinking:
-            return False
-        gin = any(d == 0 for _, d in self._knock_options()) or any(
-            isinstance(a, Knock) and a.card is None for a in session.view().legal_actions)
-        if action == "gin":
-            return gin
-        return any(d > 0 for _, d in self._knock_options())
-
     def on_resize(self, event: events.Resize) -> None:
-        narrow = event.size.width < 104
+        narrow = event.size.width < NARROW
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
-            self.refresh_table()
-
+        self._shown.pop("pile-label", None)  # how many pile cards fit follows the width
+        self.refresh_table()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -11,12 +11,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from ..cards import Card, Rank
 from .look import face_colour
 
-__all__ = ["AskScreen", "CardWidget"]
+__all__ = ["AskScreen", "CardWidget", "Dialog", "cap_height"]
+
+T = TypeVar("T")
 
 
 class CardWidget(Static):
@@ -111,7 +114,7 @@ class AskScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     AskScreen { align: center middle; background: $background 60%; }
     AskScreen > Vertical {
-        width: 72; height: auto; padding: 1 2;
+        width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
         border: thick $accent; background: $surface;
     }
     AskScreen #question { margin-bottom: 1; }
@@ -120,17 +123,22 @@ class AskScreen(ModalScreen[bool]):
     """
 
     def __init__(self, title: str, question: Text | str, yes: tuple[str, str],
-                 no: tuple[str, str]) -> None:
+                 no: tuple[str, str], *, enter: bool = True) -> None:
+        """``enter`` is the answer Enter gives: False for a question whose yes cannot be
+        taken back (abandoning), so that only its own key or button says yes."""
         super().__init__()
         self._title, self._question, self._yes, self._no = title, question, yes, no
+        self._enter = enter
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self._title, style="bold"), id="title")
             yield Static(self._question, id="question")
             with Horizontal():
-                yield Button(f"{self._yes[0]} ({self._yes[1]})", variant="primary", id="yes")
-                yield Button(f"{self._no[0]} ({self._no[1]})", id="no")
+                yield Button(f"{self._yes[0]} ({self._yes[1]})",
+                             variant="primary" if self._enter else "error", id="yes")
+                yield Button(f"{self._no[0]} ({self._no[1]}{'' if self._enter else ' ⏎'})",
+                             id="no")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in (self._yes[1], self._no[1]):
@@ -138,9 +146,12 @@ class AskScreen(ModalScreen[bool]):
             self.dismiss(event.key == self._yes[1])
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "answer(True)", "yes", show=False, priority=True),
+        Binding("enter", "enter", "answer", show=False, priority=True),
         Binding("escape", "answer(False)", "no", show=False),
     ]
+
+    def action_enter(self) -> None:
+        self.dismiss(self._enter)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -148,3 +159,31 @@ class AskScreen(ModalScreen[bool]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss(event.button.id == "yes")
+
+
+def cap_height(body: Widget, leave: int) -> None:
+    """Let a dialog's scrolling body grow with its content but stop ``leave`` rows short of
+    the screen's height, so that the rest of the dialog (its border, title and buttons)
+    stays in sight and the body scrolls instead of being cut (80x24 included)."""
+    body.styles.max_height = max(3, body.app.size.height - leave)
+
+
+class Dialog(ModalScreen[T]):
+    """A dialog whose body (the widget ``BODY`` names) scrolls within the screen while the
+    rest, ``LEAVE`` rows of border, title and buttons, stays in sight."""
+
+    BODY: ClassVar[str] = ""
+    LEAVE: ClassVar[int] = 4
+
+    def leave(self) -> int:
+        return self.LEAVE
+
+    def fit(self) -> None:
+        if self.BODY:
+            cap_height(self.query_one(self.BODY), self.leave())
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit()

@@ -1,0 +1,239 @@
+"""The new-match dialog: the opponent's level, who deals first, and every rule option.
+
+The form is built from :data:`hollywood_gin.rules.OPTIONS` (each option's kind, bounds and
+choices); a preset fills the fields in, and changing a field shows "custom".  Start builds
+a :class:`~hollywood_gin.rules.Rules` value: an invalid value is refused with the reason
+its validation gives, and nothing starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets._select import SelectOverlay
+
+from ..errors import RulesError
+from ..i18n import N_, _
+from ..rules import OPTIONS, PRESETS, Option, Rules
+from .rulewords import choice_label, option_label, preset_notes
+from .session import COMPUTER, HUMAN
+from .widgets import Dialog
+
+__all__ = ["LEVEL_NAMES", "NewMatch", "NewMatchScreen"]
+
+LEVEL_NAMES = {1: N_("1 · beginner"), 2: N_("2 · casual"), 3: N_("3 · club player"),
+               4: N_("4 · strong"), 5: N_("5 · expert")}
+CUSTOM = "custom"
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """What the new-match dialog chose."""
+
+    level: int
+    rules: Rules
+    first_dealer: int | None
+
+
+class NewMatchScreen(Dialog[NewMatch | None]):
+    """Opponent level 1–5, who deals first (R3.1), a preset and every option (RULES.md §9)."""
+
+    BODY = "#form"
+    LEAVE = 8
+
+    DEFAULT_CSS = """
+    NewMatchScreen { align: center middle; background: $background 60%; }
+    NewMatchScreen > Vertical {
+        width: 90; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
+        border: thick $accent; background: $surface;
+    }
+    NewMatchScreen #form { height: auto; }
+    NewMatchScreen #title { margin-bottom: 1; }
+    NewMatchScreen Grid { height: auto; grid-gutter: 0 1; grid-rows: 1; }
+    NewMatchScreen #match { grid-size: 4; grid-columns: 13 1fr 13 1fr; }
+    NewMatchScreen #options { grid-size: 4; grid-columns: 19 1fr 19 1fr; }
+    NewMatchScreen .label { text-style: bold; }
+    NewMatchScreen .section { text-style: bold; margin-top: 1; }
+    NewMatchScreen #note { color: $text-muted; }
+    NewMatchScreen #foot { height: auto; dock: bottom; }
+    NewMatchScreen #error { color: $error; text-style: bold; height: auto; }
+    NewMatchScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; }
+    NewMatchScreen #buttons Button { margin: 0 2; }
+    NewMatchScreen Input, NewMatchScreen Select { width: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "start", "start", priority=True),
+        Binding("escape", "cancel", "cancel"),
+    ]
+
+    def __init__(self, *, level: int, rules: Rules, first_dealer: int | None) -> None:
+        super().__init__()
+        self._level = level
+        self._rules = rules
+        self._dealer = first_dealer
+        self._filling = False
+
+    # -- building ---------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        rules = self._rules
+        with Vertical():
+            yield Static(Text(_("New match against the computer"), style="bold"), id="title")
+            with VerticalScroll(id="form"):
+                with Grid(id="match"):
+                    yield Static(_("Opponent"), classes="label")
+                    yield Select([(_(name), n) for n, name in LEVEL_NAMES.items()],
+                                 value=self._level, allow_blank=False, compact=True,
+                                 id="level")
+                    yield Static(_("First dealer"), classes="label")
+                    dealers = [(_("at random (R3.1)"), "random"), (_("you"), "you"),
+                               (_("the computer"), "computer")]
+                    yield Select(dealers, value={None: "random", HUMAN: "you",
+                                                 COMPUTER: "computer"}[self._dealer],
+                                 allow_blank=False, compact=True, id="dealer")
+                    yield Static(_("Rules"), classes="label")
+                    presets = [(name, name) for name in PRESETS] + [(_("custom"), CUSTOM)]
+                    yield Select(presets, value=rules.preset_name or CUSTOM, allow_blank=False,
+                                 compact=True, id="preset")
+                yield Static(preset_notes(), id="note")
+                yield Static(_("Rule options (RULES.md §9)"), classes="section")
+                with Grid(id="options"):
+                    for option in OPTIONS:
+                        yield Static(option_label(option), classes="label")
+                        yield self._field(option, getattr(rules, option.name))
+            with Vertical(id="foot"):  # the reason for a refusal and the buttons, in sight
+                yield Static("", id="error")
+                with Horizontal(id="buttons"):
+                    yield Button(_("Start (Enter)"), variant="primary", id="start",
+                                 compact=True)
+                    yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+
+    def _field(self, option: Option, value: Any) -> Widget:
+        ident = f"opt-{option.name}"
+        field: Widget
+        if option.kind == "bool":
+            field = Checkbox(_("yes"), value=bool(value), compact=True, id=ident)
+        elif option.kind == "choice":
+            field = Select([(choice_label(c), c) for c in option.choices], value=value,
+                           allow_blank=False, compact=True, id=ident)
+        else:
+            placeholder = _("none") if option.kind == "optional_int" else ""
+            field = Input("" if value is None else str(value), type="integer", compact=True,
+                          placeholder=placeholder, id=ident)
+        low, high = option.low, option.high
+        bounds = (_("{low} to {high}").format(low=low, high=high) if low is not None
+                  and high is not None else _("{low} or more").format(low=low)
+                  if low is not None else "")
+        field.tooltip = f"{option.rule} {bounds}".strip()
+        return field
+
+    # -- reading and filling ------------------------------------------------------------
+
+    def _fill(self, rules: Rules) -> None:
+        """Put a rule set's values in the fields (a preset was chosen)."""
+        self._filling = True
+        try:
+            for option in OPTIONS:
+                value = getattr(rules, option.name)
+                field = self.query_one(f"#opt-{option.name}")
+                if isinstance(field, Checkbox):
+                    field.value = bool(value)
+                elif isinstance(field, Select):
+                    field.value = value
+                elif isinstance(field, Input):
+                    field.value = "" if value is None else str(value)
+        finally:
+            self._filling = False
+
+    def read_rules(self) -> Rules:
+        """The rules the fields say; :class:`RulesError` with the reason if they are not
+        valid (a blank whole number included)."""
+        values: dict[str, Any] = {}
+        for option in OPTIONS:
+            field = self.query_one(f"#opt-{option.name}")
+            if isinstance(field, (Checkbox, Select)):
+                values[option.name] = field.value
+            elif isinstance(field, Input):
+                text = field.value.strip()
+                if not text and option.kind == "optional_int":
+                    values[option.name] = None
+                    continue
+                try:
+                    values[option.name] = int(text)
+                except ValueError:
+                    raise RulesError(_("{label}: a whole number is needed, not {text!r}").format(
+                        label=option_label(option), text=text)) from None
+        return Rules(**values)
+
+    def _changed(self) -> None:
+        """A field changed: show the preset these values equal, or "custom", and any error."""
+        if self._filling:
+            return
+        error = self.query_one("#error", Static)
+        try:
+            rules = self.read_rules()
+        except RulesError as exc:
+            error.update(str(exc))
+            return
+        error.update("")
+        preset = self.query_one("#preset", Select)
+        name = rules.preset_name or CUSTOM
+        if preset.value != name:
+            self._filling = True
+            preset.value = name
+            self.call_after_refresh(self._done_filling)
+
+    def _done_filling(self) -> None:
+        self._filling = False
+
+    @on(Select.Changed)
+    def _select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "preset":
+            if not self._filling and event.value in PRESETS:
+                self._fill(PRESETS[str(event.value)])
+                self.query_one("#error", Static).update("")
+        elif (event.select.id or "").startswith("opt-"):
+            self._changed()
+
+    @on(Checkbox.Changed)
+    @on(Input.Changed)
+    def _field_changed(self) -> None:
+        self._changed()
+
+    # -- answering --------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter picks from an open list rather than starting the match."""
+        return not (action == "start" and isinstance(self.focused, SelectOverlay))
+
+    def action_start(self) -> None:
+        try:
+            rules = self.read_rules()
+        except RulesError as exc:
+            self.query_one("#error", Static).update(
+                _("Not started: {reason}.").format(reason=str(exc).rstrip(".")))
+            self.app.bell()
+            return
+        level = self.query_one("#level", Select).value
+        dealer = {"random": None, "you": HUMAN, "computer": COMPUTER}[
+            str(self.query_one("#dealer", Select).value)]
+        self.dismiss(NewMatch(int(str(level)), rules, dealer))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.action_cancel()
