@@ -251,7 +251,7 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             caption = caption.format(name=short[winner], won=sheet.games_won[winner],
                                      lost=sheet.games_won[1 - winner], result=sheet.result)
         return Group(table, Text(caption, style="bold yellow"))
-    caption = [Text(sheet_caption(rules), style="dim")]
+    lines = [Text(sheet_caption(rules), style="dim")]
     if any(c.shutout for c in sheet.columns):
-        caption.append(Text(_("* shutout"), style="dim"))
-    return Group(table, *caption)
+        lines.append(Text(_("* shutout"), style="dim"))
+    return Group(table, *lines)
