@@ -136,6 +136,9 @@ class NewMatchScreen(Dialog[NewMatch | None]):
         field.tooltip = f"{option.rule} {bounds}".strip()
         return field
 
+    def on_mount(self) -> None:
+        self.query_one("#level", Select).focus()
+
     # -- reading and filling ------------------------------------------------------------
 
     def _fill(self, rules: Rules) -> None:

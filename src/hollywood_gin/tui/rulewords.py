@@ -21,14 +21,14 @@ __all__ = [
 #: The form's label of each rule option (RULES.md §9), translated where shown.
 OPTION_LABELS: dict[str, str] = {
     "knock_limit": N_("Knock limit"),
-    "oklahoma": N_("Oklahoma (upcard sets the limit)"),
+    "oklahoma": N_("Oklahoma"),
     "gin_bonus": N_("Gin bonus"),
-    "big_gin_bonus": N_("Big gin bonus (blank: none)"),
+    "big_gin_bonus": N_("Big gin bonus"),
     "undercut_bonus": N_("Undercut bonus"),
-    "discard_taken_card": N_("May discard a card just taken"),
-    "dead_hand_stock": N_("Dead hand at stock of"),
+    "discard_taken_card": N_("Discard taken card"),
+    "dead_hand_stock": N_("Dead hand at stock"),
     "next_dealer": N_("Next dealer"),
-    "columns": N_("Games at once (columns)"),
+    "columns": N_("Games at once"),
     "game_target": N_("Game target"),
     "game_bonus": N_("Game bonus"),
     "shutout_game_bonus": N_("Shutout game bonus"),
@@ -38,11 +38,11 @@ OPTION_LABELS: dict[str, str] = {
 
 #: What each choice of a choice option means, for the form's lists.
 CHOICE_LABELS: dict[str, str] = {
-    "winner": N_("the hand's winner"),
+    "winner": N_("winner"),
     "alternate": N_("alternate"),
-    "loser": N_("the hand's loser"),
+    "loser": N_("loser"),
     "traditional": N_("traditional"),
-    "by_count": N_("by count of wins"),
+    "by_count": N_("by count"),
 }
 
 PRESET_NOTES: dict[str, str] = {

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HollywoodGinError
+from ..i18n import ngettext
 from ..record import save_record
 from ..store import Store, StoredMatch
 
@@ -31,6 +32,7 @@ class LevelStats:
     hands: int = 0
     hands_won: int = 0
     assisted: int = 0
+    abandoned: int = 0  # given up in words: each counts as a lost match
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,7 @@ def gather(store: Store, *, recent: int = 10) -> Stats:
     for hand in store.all_hands():
         hands_by_match.setdefault(str(hand["match_id"]), []).append(hand)
     finished: list[MatchLine] = []
+    outcomes: list[tuple[float, bool]] = []  # (when, won) of every decided match
     for row in rows:
         level = _level(row)
         per = stats.levels.setdefault(level, LevelStats())
@@ -110,12 +113,16 @@ def gather(store: Store, *, recent: int = 10) -> Stats:
             per.won += won
             result = row.totals[HUMAN] - row.totals[1 - HUMAN]
             finished.append(MatchLine(row.id, level, result, won, row.updated_at))
+            outcomes.append((row.updated_at, won))
+        elif row.status == "abandoned":  # "Abandon this match? It will count as a loss."
+            per.abandoned += 1
+            outcomes.append((row.updated_at, False))
     if finished:
         stats.best = max(finished, key=lambda m: (m.result, -m.when))
         stats.worst = min(finished, key=lambda m: (m.result, m.when))
     streak = 0
-    for line in sorted(finished, key=lambda m: m.when):
-        streak = streak + 1 if line.won else 0
+    for _when, won in sorted(outcomes):
+        streak = streak + 1 if won else 0
         stats.longest_streak = max(stats.longest_streak, streak)
     stats.current_streak = streak
     for row in rows[:recent]:
@@ -142,13 +149,14 @@ def render(stats: Stats) -> str:
     if not stats.levels:
         return "No matches played yet. Start one with: hollywood-gin play"
     lines = ["Matches against the computer", ""]
-    lines.append(f"{'level':<7}{'matches':>8}{'finished':>9}{'won':>5}{'win%':>6}"
-                 f"{'hands':>7}{'won':>5}{'win%':>6}{'assisted':>10}")
+    lines.append(f"{'level':<6}{'matches':>8}{'finished':>9}{'given up':>9}{'won':>5}"
+                 f"{'win%':>6}{'hands':>7}{'won':>5}{'win%':>6}{'assisted':>9}")
     for level, s in stats.levels.items():
         name = str(level) if level else "?"
-        lines.append(f"{name:<7}{s.matches:>8}{s.finished:>9}{s.won:>5}"
-                     f"{_pct(s.won, s.finished):>6}{s.hands:>7}{s.hands_won:>5}"
-                     f"{_pct(s.hands_won, s.hands):>6}{s.assisted:>10}")
+        decided = s.finished + s.abandoned  # a match given up counts as lost
+        lines.append(f"{name:<6}{s.matches:>8}{s.finished:>9}{s.abandoned:>9}{s.won:>5}"
+                     f"{_pct(s.won, decided):>6}{s.hands:>7}{s.hands_won:>5}"
+                     f"{_pct(s.hands_won, s.hands):>6}{s.assisted:>9}")
     lines.append("")
     lines.append(f"Gins: {stats.gins} yours, {stats.gins_suffered} against you")
     lines.append(f"Undercuts: {stats.undercuts_given} given, {stats.undercuts_suffered} suffered")
@@ -165,8 +173,9 @@ def render(stats: Stats) -> str:
             outcome = {0: "won", 1: "lost"}.get(m["winner"], "") if m["status"] == "finished" \
                 else m["status"]
             assisted = " assisted" if m["assisted"] else ""
+            hands = ngettext("{n} hand", "{n} hands", m["hands"]).format(n=m["hands"])
             lines.append(f"  {m['id'][:8]}  level {m['level']}  {outcome:<9} {totals:>9}  "
-                         f"{m['hands']} hands{assisted}")
+                         f"{hands}{assisted}")
     return "\n".join(lines)
 
 

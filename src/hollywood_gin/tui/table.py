@@ -275,7 +275,8 @@ class TableScreen(Screen[None]):
             pile_label.append_text(shown)
         else:
             pile_label.append(_("nothing below"), style="dim")
-        pile_label.append("\n" + _("t: take · p: all"), style="dim")
+        if upcard is not None:
+            pile_label.append("\n" + _("t: take · p: all"), style="dim")
         self._put("pile-label", pile_label)
 
     def _refresh_side(self, session: GameSession, view: HandView) -> None:

@@ -1,0 +1,212 @@
+"""Saved games are never lost (issue 11, §2): closing a dialog abandons nothing, every
+unfinished match can be chosen, abandoning is said in words and counts as a loss;
+``play --list``; given flags start a match at once; a rematch at the match's end."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import OptionList
+from tui_helpers import play_out, screen_text, scripted_action, settle
+
+from hollywood_gin import cli
+from hollywood_gin.rules import PRESETS, Rules
+from hollywood_gin.store import Store
+from hollywood_gin.tui.app import GinApp, MatchEndScreen, NewMatchScreen, SavedGamesScreen
+from hollywood_gin.tui.saved import print_saved, saved_rows
+from hollywood_gin.tui.session import GameSession
+from hollywood_gin.tui.stats import gather
+from hollywood_gin.tui.widgets import AskScreen
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    store = Store(url)
+    yield store
+    store.close()
+
+
+def _match(store: Store, level: int = 2, rules: Rules | None = None, moves: int = 0) -> str:
+    session = GameSession.new(store, level=level, rules=rules or Rules(), seed=level,
+                              first_dealer=1)
+    for _ in range(moves):
+        if session.human_to_act:
+            session.act(scripted_action(session.view()))
+        else:
+            session.computer_act(session.computer_choice())
+    return session.id
+
+
+def _status(store: Store, match_id: str) -> str:
+    return store.load(match_id).status
+
+
+def test_escape_on_resume_then_on_new_match_quits_and_abandons_nothing(store: Store) -> None:
+    match_id = _match(store, moves=3)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, AskScreen)
+            assert "A new match leaves it saved" in " ".join(screen_text(app).split())
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.session is None  # nothing started: the app quits
+
+    asyncio.run(run())
+    assert _status(store, match_id) == "playing"
+    assert [row.id for row in saved_rows(store, "match")] == [match_id]
+
+
+def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> None:
+    older = _match(store, level=2, moves=2)
+    newer = _match(store, level=4, rules=PRESETS["eaai"], moves=4)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SavedGamesScreen)
+            text = screen_text(app)
+            assert "Computer, level 4 · eaai" in text and "Computer, level 2 · hollywood" in text
+            assert text.index("level 4") < text.index("level 2")  # newest first
+            await pilot.press("down", "enter")  # the older one
+            await settle(pilot, app)
+            assert app.session is not None and app.session.id == older
+
+    asyncio.run(run())
+    assert {_status(store, older), _status(store, newer)} == {"playing"}
+
+
+def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None:
+    keep = _match(store, level=2)
+    lose = _match(store, level=3)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            saved = app.screen
+            assert isinstance(saved, SavedGamesScreen)
+            assert saved.query_one(OptionList).highlighted == 0  # the newest: level 3
+            await pilot.press("a")
+            await pilot.pause()
+            assert isinstance(app.screen, AskScreen)
+            assert "Abandon this match? It will count as a loss." in screen_text(app)
+            await pilot.press("enter")  # Enter keeps it: only the word abandons
+            await pilot.pause()
+            assert app.screen is saved and _status(store, lose) == "playing"
+            await pilot.press("a")
+            await pilot.pause()
+            await pilot.press("escape")  # and closing the question keeps it too
+            await pilot.pause()
+            assert _status(store, lose) == "playing"
+            await pilot.press("a")
+            await pilot.pause()
+            await pilot.press("a")  # Abandon
+            await pilot.pause()
+            assert _status(store, lose) == "abandoned"
+            assert [r.id for r in saved.rows] == [keep]
+            await pilot.press("escape")  # closing the list: no choice, nothing abandoned
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
+
+    asyncio.run(run())
+    assert _status(store, keep) == "playing"
+    level = gather(store).levels[3]
+    assert level.abandoned == 1 and level.won == 0
+
+
+def test_play_list_prints_every_unfinished_match_and_sheet(store: Store, url: str) -> None:
+    match_id = _match(store, level=5, moves=2)
+    sheet_id = store.create_match(rules=PRESETS["classic"], seed=0, first_dealer=0,
+                                  players=("alice", "bob"), kind="keeper",
+                                  meta={"preset": "classic", "hows": {}})
+    store.append_action(sheet_id, 0, hand_number=1, player=1, action="1 12")
+    finished = _match(store, level=1)
+    store.set_status(finished, "abandoned")
+    out = io.StringIO()
+    print_saved(store, out)
+    text = out.getvalue()
+    assert match_id[:8] in text and "Computer, level 5 · hollywood" in text
+    assert sheet_id[:8] in text and "alice vs bob · classic" in text and "bob 12" in text
+    assert "1 hand" in text and "1 hands" not in text
+    assert finished[:8] not in text
+    with redirect_stdout(io.StringIO()) as printed:
+        assert cli.main(["play", "--list", "--db", url]) == 0
+    assert printed.getvalue() == text
+
+
+def _run_play(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> Any:
+    """Run ``play`` with these flags and return the app it would have run."""
+    seen: list[GinApp] = []
+    monkeypatch.setattr(GinApp, "run", lambda self, *a, **k: seen.append(self))
+    assert cli.main(["play", *argv]) == 0
+    return seen[0]
+
+
+def test_given_flags_start_a_match_at_once(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
+    app = _run_play(monkeypatch, ["--level", "3", "--rules", "eaai", "--db", url])
+    assert not app.ask and app.new and app.rules == PRESETS["eaai"] and app.level == 3
+    for flags in (["--seed", "5"], ["--first", "1"], ["--level", "1"]):
+        app = _run_play(monkeypatch, [*flags, "--db", url])
+        assert not app.ask and app.new
+    app = _run_play(monkeypatch, ["--db", url])
+    assert app.ask and not app.new and app.level == 3 and app.rules == PRESETS["hollywood"]
+    help_text = io.StringIO()
+    with redirect_stdout(help_text), pytest.raises(SystemExit):
+        cli.main(["play", "--help"])
+    assert "starts at once" in " ".join(help_text.getvalue().split())
+
+
+def test_a_new_match_from_flags_leaves_the_unfinished_one_saved(store: Store) -> None:
+    old = _match(store, moves=2)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=PRESETS["eaai"], new=True, ask=False,
+                     delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert app.session is not None and app.session.id != old
+            assert app.session.rules == PRESETS["eaai"]
+            assert "stay saved" in screen_text(app)
+
+    asyncio.run(run())
+    assert _status(store, old) == "playing"
+
+
+def test_rematch_starts_the_same_opponent_under_the_same_rules_r7_5(store: Store) -> None:
+    rules = Rules(game_target=5, gin_bonus=30)
+    session = GameSession.new(store, level=2, rules=rules, seed=3, first_dealer=0)
+    play_out(session, until_finished=True)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=4, resume=session.id, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("enter")  # the last hand's end, then the match's
+            await pilot.pause()
+            assert isinstance(app.screen, MatchEndScreen)
+            await pilot.press("r")
+            await settle(pilot, app)
+            new = app.session
+            assert new is not None and new.id != session.id
+            assert new.level == 2 and new.rules == rules and new.hand_number == 1
+            assert store.load(new.id).rules == rules
+
+    asyncio.run(run())

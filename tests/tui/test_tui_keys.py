@@ -1,0 +1,191 @@
+"""Every key in every phase (issue 11, §3 "contradictions"): a key whose action is not legal
+changes nothing and says why, naming only actions that are legal now; an illegal choice is
+never offered, neither by a button nor by the prompt (R4.1–R4.3, R5.1)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button, Static
+from tui_helpers import human_turn, play_out, settle
+
+from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from hollywood_gin.hand import HandView, Phase
+from hollywood_gin.rules import Rules
+from hollywood_gin.store import Store
+from hollywood_gin.tui.app import GinApp, HandEndScreen
+from hollywood_gin.tui.session import COMPUTER, HUMAN, GameSession
+from hollywood_gin.tui.words import gin_allowed, knock_options
+
+KEYS = ["t", "x", "s", "enter", "d", "space", "k", "g", "1", "5", "0", "minus", "left",
+        "right"]
+LETTER_CARD = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9TJQKA])[shdc](?!\w)")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    yield store
+    store.close()
+
+
+def legal_keys(view: HandView) -> set[str]:
+    keys = set()
+    for action in view.legal_actions:
+        if isinstance(action, (TakeUpcard, TakeDiscard)):
+            keys.add("t")
+        elif isinstance(action, Pass):
+            keys.add("x")
+        elif isinstance(action, DrawStock):
+            keys.add("s")
+        elif isinstance(action, Knock) and action.card is not None:
+            keys.add("k")
+    if gin_allowed(view):
+        keys.add("g")
+    return keys
+
+
+def key_action(key: str, view: HandView) -> Action | None:
+    """The action a key would apply at once (None: it only chooses a card, or says why)."""
+    if key == "t":
+        return TakeUpcard() if view.phase is Phase.OFFER else TakeDiscard()
+    return {"x": Pass(), "s": DrawStock()}.get(key)
+
+
+def _computer_until(session: GameSession, done: Callable[[GameSession], bool]) -> None:
+    while not done(session):
+        assert session.computer_to_act, "the position was not reached"
+        session.computer_act(session.computer_choice())
+
+
+def at_offer(store: Store) -> GameSession:
+    return GameSession.new(store, level=1, rules=Rules(), seed=21, first_dealer=COMPUTER)
+
+
+def at_taken_discard(store: Store) -> GameSession:
+    session = at_offer(store)
+    session.act(TakeUpcard())
+    return session
+
+
+def at_refused_draw(store: Store) -> GameSession:
+    for seed in range(1, 80):
+        session = GameSession.new(store, level=1, rules=Rules(), seed=seed,
+                                  first_dealer=COMPUTER)
+        session.act(Pass())
+        _computer_until(session, lambda s: s.human_to_act or s.hand.phase is not Phase.OFFER)
+        if session.human_to_act and session.view().upcard_refused:
+            return session
+    raise AssertionError("no seed where both pass the upcard")
+
+
+def at_normal_draw(store: Store) -> GameSession:
+    session = at_offer(store)
+    session.act(Pass())
+    _computer_until(session, lambda s: s.human_to_act)
+    if session.hand.phase is Phase.DRAW and not session.view().upcard_refused:
+        return session
+    session.act(DrawStock())
+    view = session.view()
+    session.act(Discard(next(c for c in view.hand if Discard(c) in view.legal_actions)))
+    _computer_until(session, lambda s: s.human_to_act)
+    return session
+
+
+@pytest.mark.parametrize("position", [at_offer, at_refused_draw, at_normal_draw,
+                                      at_taken_discard], ids=lambda f: f.__name__)
+def test_every_key_in_every_phase(store: Store, position: Callable[[Store], GameSession]) \
+        -> None:
+    session = position(store)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, resume=session.id, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            live = app.session
+            assert live is not None and live.human_to_act
+            game = app.game
+            for key in KEYS:
+                view = live.view()
+                action = key_action(key, view)
+                if action is not None and action in view.legal_actions:
+                    continue  # a legal action: it would play, which is not what is tested
+                before = live.pm.action_count
+                await pilot.press(key)
+                await settle(pilot, app)
+                assert live.pm.action_count == before, key  # nothing was played
+                message = game.query_one("#message", Static)
+                words = str(message.render())
+                if message.has_class("-error"):
+                    named = set(re.findall(r"\(([txskg])\)", words))
+                    assert named <= legal_keys(view), (key, words)
+                    assert not LETTER_CARD.search(words), words
+                # what is offered is legal: the buttons shown, and the chosen card (R4.3)
+                shown = {str(b.id)[2:] for b in game.query(".buttons Button").results(Button)
+                         if b.display}
+                legal = view.legal_actions
+                assert ("take" in shown) == (TakeUpcard() in legal)
+                assert ("pick" in shown) == (TakeDiscard() in legal)
+                assert ("pass" in shown) == (Pass() in legal)
+                assert ("draw" in shown) == (DrawStock() in legal)
+                assert ("knock" in shown) == any(d > 0 for _c, d in knock_options(view))
+                assert ("gin" in shown) == gin_allowed(view)
+                if game.selected is not None:
+                    assert Discard(game.selected) in legal
+                if view.taken_card is not None:
+                    prompt = str(game.query_one("#prompt", Static).render())
+                    assert f"Discard {view.taken_card.pretty}?" not in prompt
+                    label = str(game.query_one("#b-discard", Button).label)
+                    assert view.taken_card.pretty not in label
+
+    asyncio.run(run())
+
+
+def test_every_key_while_the_computer_moves_waits(store: Store) -> None:
+    """On the computer's turn (it pauses before moving) every play key says to wait."""
+    session = GameSession.new(store, level=1, rules=Rules(), seed=21, first_dealer=HUMAN)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, resume=session.id, delay=60)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(5):
+                await pilot.pause()
+            assert app.game.thinking
+            for key in ("t", "x", "s", "enter", "k", "g", "1"):
+                await pilot.press(key)
+                await pilot.pause()
+                assert "Wait: it is the computer's turn." in str(
+                    app.game.query_one("#message", Static).render()), key
+            assert session.pm.action_count == 0
+
+    asyncio.run(run())
+
+
+def test_undo_from_the_hand_end_leaves_no_undone_move_in_the_list(store: Store) -> None:
+    """After undo on the hand-end dialog the move list at once shows only the moves that
+    stand: no knock, no result line (issue 11, §3)."""
+
+    stored = GameSession.new(store, level=1, rules=Rules(), seed=11, first_dealer=1)
+    play_out(stored)  # to the end of the first hand, by the session alone
+    assert stored.hand.result is not None and stored.hand.result.knocker is not None
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, resume=stored.id, delay=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, HandEndScreen)
+            await pilot.press("u")
+            await pilot.pause()
+            session = app.session
+            assert session is not None and not session.hand.is_over
+            log = str(app.game.query_one("#log", Static).render())
+            assert "knock" not in log and "gin" not in log and "win" not in log, log
+            moves = [line for line in log.splitlines()[2:] if line]
+            assert len(moves) == len(session.hand.history)
+            await human_turn(pilot, app)  # and play goes on
+
+    asyncio.run(run())

@@ -1,0 +1,118 @@
+"""Custom rules in the new-match dialog (issue 11, §7): every option of RULES.md §9 can be
+set, presets fill the fields in, an invalid value is refused with the reason from the
+rules' validation and nothing starts; the rules are saved with the match and shown."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Checkbox, Input, Select, Static
+from tui_helpers import screen_text, settle
+
+from hollywood_gin.rules import OPTIONS, PRESETS, Rules
+from hollywood_gin.store import Store
+from hollywood_gin.tui.app import GinApp, HelpScreen, NewMatchScreen
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    yield store
+    store.close()
+
+
+async def _type(pilot: object, screen: NewMatchScreen, name: str, text: str) -> None:
+    field = screen.query_one(f"#opt-{name}", Input)
+    field.focus()
+    await pilot.pause()  # type: ignore[attr-defined]
+    await pilot.press("end", *["backspace"] * len(field.value), *text)  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def test_every_option_has_a_field_and_presets_fill_them(store: Store) -> None:
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            assert screen.read_rules() == Rules()
+            for option in OPTIONS:
+                assert screen.query_one(f"#opt-{option.name}")
+            screen.query_one("#preset", Select).value = "eaai"
+            await pilot.pause()
+            await pilot.pause()
+            assert screen.read_rules() == PRESETS["eaai"]
+            assert screen.query_one("#opt-undercut_bonus", Input).value == "25"
+            assert screen.query_one("#opt-next_dealer", Select).value == "alternate"
+            await _type(pilot, screen, "undercut_bonus", "20")
+            await pilot.pause()
+            assert screen.query_one("#preset", Select).value == "custom"
+
+    asyncio.run(run())
+
+
+def test_an_invalid_value_is_refused_with_its_reason_and_nothing_starts(store: Store) -> None:
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            await _type(pilot, screen, "knock_limit", "12")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is screen and app.session is None
+            error = str(screen.query_one("#error", Static).render())
+            assert error.startswith("Not started: rule knock_limit=12 is invalid")
+            assert "0 to 10" in error
+            assert "knock_limit=12" in screen_text(app)  # on the screen, by the buttons
+            await _type(pilot, screen, "game_target", "")
+            await _type(pilot, screen, "knock_limit", "9")
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is screen
+            assert "Game target: a whole number is needed" in str(
+                screen.query_one("#error", Static).render())
+        assert store.matches() == []
+
+    asyncio.run(run())
+
+
+def test_custom_rules_are_played_saved_and_shown_r9(store: Store) -> None:
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, NewMatchScreen)
+            await _type(pilot, screen, "knock_limit", "7")
+            await _type(pilot, screen, "big_gin_bonus", "31")
+            await _type(pilot, screen, "box_bonus", "0")
+            screen.query_one("#opt-discard_taken_card", Checkbox).value = True
+            screen.query_one("#opt-entry_rule", Select).value = "by_count"
+            screen.query_one("#level", Select).value = 1
+            await pilot.pause()
+            await pilot.pause()
+            await pilot.press("enter")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            expected = Rules(knock_limit=7, big_gin_bonus=31, box_bonus=0,
+                             discard_taken_card=True, entry_rule="by_count")
+            assert session.rules == expected and session.level == 1
+            stored = store.load(session.id)
+            assert stored.rules == expected and stored.meta["preset"] == "custom"
+            side = str(app.game.query_one("#rules-line", Static).render())
+            assert "custom · knock ≤ 7" in side and "big gin +31" in side
+            assert "entry by count" in side
+            assert "box" not in str(app.game.query_one("#sheet", Static).render())
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            assert "Knock with 7 deadwood or less" in screen_text(app)
+
+    asyncio.run(run())

@@ -1,0 +1,170 @@
+"""What the game says, without a screen: refusals name only the legal action and write
+cards with suit symbols (R4.1–R5.1), hints too, and every rule word follows the rules in
+force (RULES.md §9), so "eaai" never reads "three games at once" or "box +0"."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from rich.console import Console
+
+from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from hollywood_gin.cards import Card
+from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.rules import PRESETS, Rules
+from hollywood_gin.sheet import ScoreSheet
+from hollywood_gin.tui.look import entry_words, sheet_table
+from hollywood_gin.tui.rulewords import help_rules, rules_summary, sheet_caption, sheet_title
+from hollywood_gin.tui.words import (
+    gin_allowed,
+    hint_words,
+    legal_now,
+    pretty_text,
+    refusal,
+)
+
+LETTER_CARD = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9TJQKA])[shdc](?!\w)")
+
+
+def keys_named(text: str) -> set[str]:
+    """The action keys a message tells the person to press: "(t)", "(s)", "(k)"…"""
+    return set(re.findall(r"\(([txskg])\)", text))
+
+
+def legal_keys(view: HandView) -> set[str]:
+    keys: set[str] = set()
+    for action in view.legal_actions:
+        if isinstance(action, (TakeUpcard, TakeDiscard)):
+            keys.add("t")
+        elif isinstance(action, Pass):
+            keys.add("x")
+        elif isinstance(action, DrawStock):
+            keys.add("s")
+        elif isinstance(action, Knock) and action.card is not None:
+            keys.add("k")
+    if gin_allowed(view):
+        keys.add("g")
+    return keys
+
+
+def _attempts(view: HandView) -> list[Action]:
+    card = view.hand[0]
+    tries: list[Action] = [Pass(), TakeUpcard(), DrawStock(), TakeDiscard(), Discard(card),
+                           Knock(card), Knock(None)]
+    if view.taken_card is not None:
+        tries += [Discard(view.taken_card), Knock(view.taken_card)]
+    return tries
+
+
+@pytest.mark.parametrize("preset", ["hollywood", "eaai"])
+def test_refusals_name_only_legal_actions_in_every_phase_r4_r5(preset: str) -> None:
+    """Random hands, every phase: each refusal of an illegal action names only keys whose
+    action is legal now, and no card in the letter form."""
+    rng = random.Random(5)
+    rules = PRESETS[preset]
+    seen: set[Phase] = set()
+    for deal in range(12):
+        hand = Hand.deal(rules=rules, dealer=deal % 2, seed=rng.randrange(1 << 30))
+        while not hand.is_over:
+            view = hand.view(hand.to_act)
+            seen.add(view.phase)
+            allowed = legal_keys(view)
+            for action in _attempts(view):
+                if hand.is_legal(action):
+                    continue
+                words = refusal(view, action)
+                assert keys_named(words) <= allowed, (view.phase, action, words)
+                assert not LETTER_CARD.search(words), words
+            other = hand.view(1 - hand.to_act)  # the other player is told to wait
+            assert refusal(other, DrawStock()).startswith("Wait")
+            hand.apply(rng.choice(hand.legal_actions()))
+    assert seen == {Phase.OFFER, Phase.DRAW, Phase.DISCARD}
+
+
+def test_the_card_just_taken_is_refused_with_r4_3_and_a_legal_way_on() -> None:
+    hand = Hand.deal(rules=Rules(), dealer=1, seed=3)
+    hand.apply(TakeUpcard())
+    view = hand.view(hand.to_act)
+    taken = view.taken_card
+    assert taken is not None
+    words = refusal(view, Discard(taken))
+    assert words.startswith(f"{taken.pretty} was just taken from the pile")
+    assert "(R4.3)" in words and "discard a card" in words
+    assert "R4.3" in refusal(view, Knock(taken))
+    assert legal_now(view).startswith("discard a card")
+
+
+def test_the_opening_names_take_or_pass_not_the_stock_r4_1() -> None:
+    hand = Hand.deal(rules=Rules(), dealer=0, seed=9)
+    view = hand.view(hand.to_act)
+    upcard = view.upcard
+    assert upcard is not None
+    for action in (Knock(view.hand[0]), DrawStock(), Discard(view.hand[0])):
+        words = refusal(view, action)
+        assert f"take the upcard {upcard.pretty} (t) or pass (x)" in words, words
+        assert "stock (s)" not in words
+
+
+def test_letter_cards_become_symbols_only_for_the_cards_given() -> None:
+    ten, ace = Card.parse("Th"), Card.parse("As")
+    assert pretty_text("cannot discard Th: it was taken", [ten]) == \
+        "cannot discard 10♥: it was taken"
+    assert pretty_text("As the Th was taken", [ten]) == "As the 10♥ was taken"
+    assert pretty_text("As, 10h and As", [ten, ace]) == "A♠, 10♥ and A♠"
+
+
+def test_a_hint_names_its_action_once_with_symbols() -> None:
+    hand = Hand.deal(rules=Rules(), dealer=1, seed=4)
+    hand.apply(TakeUpcard())
+    view = hand.view(hand.to_act)
+    card = next(c for c in view.hand if c != view.taken_card)
+    words = hint_words(Discard(card), f"discard {card}: highest deadwood card", view)
+    assert words == f"discard {card.pretty} — highest deadwood card"
+    gin = hint_words(Knock(card), f"gin: knock discarding {card}", view)
+    assert gin.startswith(f"knock, discarding {card.pretty} — gin")
+
+
+def _plain(renderable: object) -> str:
+    console = Console(width=60, file=io.StringIO(), record=True)
+    console.print(renderable)
+    return " ".join(console.export_text().split())
+
+
+def test_help_and_labels_follow_the_rules_in_force_r9() -> None:
+    eaai = PRESETS["eaai"]
+    text = help_rules(eaai)
+    assert "undercut* wins 25 + the difference" in text
+    assert "wins 10 + the difference" not in text
+    assert "three games at once" not in text and "One game to 100" in text
+    assert "box" not in text and "deal alternates" in text
+    assert sheet_title(eaai) == "Scoresheet"
+    assert sheet_caption(eaai) == "to 100 · no bonuses"
+    sheet = _plain(sheet_table(ScoreSheet(eaai), ("You", "Computer"), title=sheet_title(eaai)))
+    assert "Hollywood" not in sheet and "box" not in sheet
+    assert "gin +25 · undercut +25" in rules_summary(eaai)
+    # the default rules, as before
+    hollywood = help_rules(Rules())
+    assert "3 games at once" in hollywood and "wins 10 + the difference" in hollywood
+    assert "+20 a box" in hollywood and sheet_title(Rules()) == "Hollywood scoresheet"
+    # custom numbers are the ones said
+    custom = Rules(knock_limit=7, undercut_bonus=15, big_gin_bonus=31, dead_hand_stock=1,
+                   columns=2)
+    text = help_rules(custom)
+    assert "with 7 deadwood or less" in text and "wins 15 + the difference" in text
+    assert "Big gin" in text and "31" in text and "With 1 card left" in text
+    assert "2 games at once" in text and "later ones in games 1 and 2" in text
+    assert help_rules(Rules(oklahoma=True)).count("upcard's value") == 1
+
+
+def test_a_win_that_enters_no_game_says_so_r7_2_by_count() -> None:
+    """By count, once game 1 has closed a player's first win enters nowhere (R7.2)."""
+    sheet = ScoreSheet(Rules(entry_rule="by_count"))
+    sheet.record(0, 60)
+    sheet.record(0, 45)  # closes game 1
+    entry = sheet.record(1, 12)
+    assert entry.columns == ()
+    words = entry_words(entry, sheet, ("You", "Computer"))
+    assert words[0].startswith("Computer's 1st won hand: 12 enter no game")
