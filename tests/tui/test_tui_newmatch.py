@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from textual.widgets import Checkbox, Input, Select, Static
+from textual.widgets import Input, Select, Static
 from tui_helpers import screen_text, settle
 
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
@@ -92,7 +92,7 @@ def test_custom_rules_are_played_saved_and_shown_r9(store: Store) -> None:
             await _type(pilot, screen, "knock_limit", "7")
             await _type(pilot, screen, "big_gin_bonus", "31")
             await _type(pilot, screen, "box_bonus", "0")
-            screen.query_one("#opt-discard_taken_card", Checkbox).value = True
+            screen.query_one("#opt-discard_taken_card", Select).value = True
             screen.query_one("#opt-entry_rule", Select).value = "by_count"
             screen.query_one("#level", Select).value = 1
             await pilot.pause()

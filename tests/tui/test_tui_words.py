@@ -168,3 +168,22 @@ def test_a_win_that_enters_no_game_says_so_r7_2_by_count() -> None:
     assert entry.columns == ()
     words = entry_words(entry, sheet, ("You", "Computer"))
     assert words[0].startswith("Computer's 1st won hand: 12 enter no game")
+
+
+def test_the_compact_sheet_keeps_every_number_in_the_sidebar_r7() -> None:
+    """Three-digit totals, bonuses and shutout marks fit the 31 columns of the sidebar
+    at 80x24: no total is cut to "6…" (found playing at 100x30)."""
+    from hollywood_gin.tui.look import natural_width
+
+    sheet = ScoreSheet(Rules(game_target=20))
+    for player, points in [(0, 8), (1, 20), (1, 22), (1, 30)]:
+        sheet.record(player, points)
+    assert sheet.finished and sheet.totals[1] >= 100
+    table = sheet_table(sheet, ("You", "Computer (level 3)"), title="Hollywood scoresheet",
+                        compact=True)
+    assert natural_width(table) <= 31
+    text = _plain(table)
+    for column in sheet.columns:
+        for value in (*column.points, *column.total, *column.bonuses):
+            assert str(value) in text
+    assert f" {sheet.totals[1]}" in text and "…" not in text

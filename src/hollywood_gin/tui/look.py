@@ -7,10 +7,12 @@ one way of writing a card: suits in colour, and an optional four-colour deck
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable, Sequence
 
 from rich import box
-from rich.console import Group
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -29,6 +31,7 @@ __all__ = [
     "entry_words",
     "face_colour",
     "meld_ink",
+    "natural_width",
     "result_headline",
     "sheet_table",
 ]
@@ -185,8 +188,9 @@ def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
 
 
 def _status(column: Column, short: tuple[str, str], size: int) -> Text:
-    if column.winner is None:
-        return Text(_("open")[:size], style="dim")
+    if column.winner is None:  # still open: a dash where a word would be cut
+        word = _("open")
+        return Text(word if len(word) <= size else "–", style="dim")
     mark = "*" if column.shutout else ""
     return Text(short[column.winner][:size] + mark, style="bold yellow")
 
@@ -196,13 +200,14 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     """The sheet (§7): points and boxes per column, who closed it, bonuses, totals; the
     caption names only the bonuses the rules in force play (R7.4).
 
-    ``compact`` fits it in 29 columns, for small terminals."""
+    ``compact`` fits three games in 29 columns, for small terminals (the winner of a game
+    in three letters)."""
     rules: Rules = sheet.rules
     n = len(sheet.columns)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, title=title,
                   expand=False, title_style="bold", title_justify="left", show_edge=False,
                   pad_edge=False)
-    table.add_column("", no_wrap=True, max_width=9)
+    table.add_column("", no_wrap=True, max_width=8 if compact else 9)
     for i in range(n):
         table.add_column(_("G{n}").format(n=i + 1) if n > 1 else _("Game"), justify="right",
                          no_wrap=True)
@@ -232,7 +237,7 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             )
     if closed_any:
         table.add_row(Text(_("won by"), style="dim"),
-                      *(_status(c, short, 4 if compact else 9) for c in sheet.columns),
+                      *(_status(c, short, 3 if compact else 9) for c in sheet.columns),
                       "", end_section=True)
     for p in (0, 1):
         table.add_row(
@@ -255,3 +260,15 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     if any(c.shutout for c in sheet.columns):
         lines.append(Text(_("* shutout"), style="dim"))
     return Group(table, *lines)
+
+
+def natural_width(renderable: RenderableType) -> int:
+    """The width a renderable needs so that nothing in it is squeezed: tables whole, lines
+    of text wrapped (a wide sheet then scrolls sideways instead of cutting its numbers)."""
+    console = Console(width=1000, file=io.StringIO())
+    parts = renderable.renderables if isinstance(renderable, Group) else [renderable]
+    width = 1
+    for part in parts:
+        measured = Measurement.get(console, console.options, part)
+        width = max(width, measured.minimum if isinstance(part, Text) else measured.maximum)
+    return width

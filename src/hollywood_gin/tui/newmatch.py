@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Select, Static
+from textual.widgets import Button, Input, Select, Static
 from textual.widgets._select import SelectOverlay
 
 from ..errors import RulesError
@@ -120,8 +120,9 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     def _field(self, option: Option, value: Any) -> Widget:
         ident = f"opt-{option.name}"
         field: Widget
-        if option.kind == "bool":
-            field = Checkbox(_("yes"), value=bool(value), compact=True, id=ident)
+        if option.kind == "bool":  # said in words: a checkbox's mark reads the same either way
+            field = Select([(_("no"), False), (_("yes"), True)], value=bool(value),
+                           allow_blank=False, compact=True, id=ident)
         elif option.kind == "choice":
             field = Select([(choice_label(c), c) for c in option.choices], value=value,
                            allow_blank=False, compact=True, id=ident)
@@ -148,9 +149,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
             for option in OPTIONS:
                 value = getattr(rules, option.name)
                 field = self.query_one(f"#opt-{option.name}")
-                if isinstance(field, Checkbox):
-                    field.value = bool(value)
-                elif isinstance(field, Select):
+                if isinstance(field, Select):
                     field.value = value
                 elif isinstance(field, Input):
                     field.value = "" if value is None else str(value)
@@ -163,7 +162,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
         values: dict[str, Any] = {}
         for option in OPTIONS:
             field = self.query_one(f"#opt-{option.name}")
-            if isinstance(field, (Checkbox, Select)):
+            if isinstance(field, Select):
                 values[option.name] = field.value
             elif isinstance(field, Input):
                 text = field.value.strip()
@@ -207,7 +206,6 @@ class NewMatchScreen(Dialog[NewMatch | None]):
         elif (event.select.id or "").startswith("opt-"):
             self._changed()
 
-    @on(Checkbox.Changed)
     @on(Input.Changed)
     def _field_changed(self) -> None:
         self._changed()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Static
 
@@ -22,7 +22,15 @@ from ..cards import Card
 from ..hand import HandView, Phase
 from ..i18n import _, ngettext
 from ..melds import best_melds, discard_choices
-from .look import action_words, card_ink, cards_ink, meld_ink, result_headline, sheet_table
+from .look import (
+    action_words,
+    card_ink,
+    cards_ink,
+    meld_ink,
+    natural_width,
+    result_headline,
+    sheet_table,
+)
 from .rulewords import rules_name, rules_summary, sheet_title
 from .session import COMPUTER, HUMAN, GameSession
 from .widgets import CardWidget
@@ -75,7 +83,8 @@ class TableScreen(Screen[None]):
     TableScreen .buttons { height: 1; padding: 0 1; }
     TableScreen #play-buttons { margin-top: 1; }
     TableScreen .buttons Button { margin-right: 1; min-width: 6; }
-    TableScreen #sheet { height: auto; }
+    TableScreen #sheet-box { height: auto; scrollbar-size-horizontal: 1; }
+    TableScreen #sheet { height: auto; width: auto; }
     TableScreen #rules-line { height: auto; color: $text-muted; }
     TableScreen #info { height: auto; margin-top: 1; color: $text-muted; }
     TableScreen #log-box { height: 1fr; margin-top: 1; scrollbar-size-vertical: 1; }
@@ -157,7 +166,8 @@ class TableScreen(Screen[None]):
                             button.can_focus = False
                             yield button
             with Vertical(id="side"):
-                yield Static("", id="sheet")
+                with HorizontalScroll(id="sheet-box"):  # four or five games may need it
+                    yield Static("", id="sheet")
                 yield Static("", id="rules-line")
                 yield Static("", id="info")
                 with VerticalScroll(id="log-box"):
@@ -284,9 +294,11 @@ class TableScreen(Screen[None]):
         rules = session.rules
         if self._sheet_key != (session.id, session.sheet.entries, compact):
             self._sheet_key = (session.id, session.sheet.entries, compact)
-            self.query_one("#sheet", Static).update(
-                sheet_table(session.sheet, session.names, title=sheet_title(rules),
-                            compact=compact))
+            table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
+                                compact=compact)
+            sheet = self.query_one("#sheet", Static)
+            sheet.styles.width = natural_width(table)  # wider than the side: it scrolls
+            sheet.update(table)
         line = Text(_("Rules:") + " ", style="bold")
         line.append(rules_summary(rules))
         if rules.oklahoma:
