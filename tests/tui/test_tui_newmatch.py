@@ -24,10 +24,24 @@ def store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
+async def _opened(pilot: object, app: GinApp) -> NewMatchScreen:
+    """The new-match dialog, once mounted (its first list has the focus)."""
+    for _attempt in range(50):
+        await pilot.pause()  # type: ignore[attr-defined]
+        screen = app.screen
+        if isinstance(screen, NewMatchScreen) and screen.focused is not None:
+            return screen
+    raise AssertionError("the new-match dialog did not open")
+
+
 async def _type(pilot: object, screen: NewMatchScreen, name: str, text: str) -> None:
     field = screen.query_one(f"#opt-{name}", Input)
-    field.focus()
-    await pilot.pause()  # type: ignore[attr-defined]
+    for _attempt in range(20):  # the dialog focuses its first list when it mounts
+        field.focus()
+        await pilot.pause()  # type: ignore[attr-defined]
+        if screen.focused is field:
+            break
+    assert screen.focused is field
     await pilot.press("end", *["backspace"] * len(field.value), *text)  # type: ignore[attr-defined]
     await pilot.pause()  # type: ignore[attr-defined]
 
@@ -36,9 +50,7 @@ def test_every_option_has_a_field_and_presets_fill_them(store: Store) -> None:
     async def run() -> None:
         app = GinApp(store=store, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, NewMatchScreen)
+            screen = await _opened(pilot, app)
             assert screen.read_rules() == Rules()
             for option in OPTIONS:
                 assert screen.query_one(f"#opt-{option.name}")
@@ -59,9 +71,7 @@ def test_an_invalid_value_is_refused_with_its_reason_and_nothing_starts(store: S
     async def run() -> None:
         app = GinApp(store=store, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, NewMatchScreen)
+            screen = await _opened(pilot, app)
             await _type(pilot, screen, "knock_limit", "12")
             await pilot.press("enter")
             await pilot.pause()
@@ -86,9 +96,7 @@ def test_custom_rules_are_played_saved_and_shown_r9(store: Store) -> None:
     async def run() -> None:
         app = GinApp(store=store, delay=0)
         async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, NewMatchScreen)
+            screen = await _opened(pilot, app)
             await _type(pilot, screen, "knock_limit", "7")
             await _type(pilot, screen, "big_gin_bonus", "31")
             await _type(pilot, screen, "box_bonus", "0")

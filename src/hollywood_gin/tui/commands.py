@@ -69,8 +69,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
             row = find_match(store, args.resume)
             if row.kind != "computer" or row.status != "playing":
                 raise HollywoodGinError(
-                    f"match {row.id[:8]} is not an unfinished match against the computer; "
-                    "see: hollywood-gin play --list")
+                    _("match {id} is not an unfinished match against the computer; see: "
+                      "hollywood-gin play --list").format(id=row.id[:8]))
             resume = row.id
         given = rules_given(args) or any(getattr(args, name) is not None
                                          for name in _MATCH_FLAGS)

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
 from ..actions import TakeDiscard, TakeUpcard
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..rules import Rules
 from .look import card_ink, cards_ink
 from .rulewords import help_rules
@@ -161,8 +161,9 @@ class PileScreen(Dialog[None]):
     def _content(self) -> Group:
         session, four = self._session, self._four
         story = list(reversed(session.pile_story()))
-        title = Text(_("The discard pile, top first: {n} cards (R4.4: all of it is public)")
-                     .format(n=len(story)), style="bold")
+        title = Text(ngettext("The discard pile, top first: {n} card (R4.4: all of it is public)",
+                              "The discard pile, top first: {n} cards (R4.4: all of it is "
+                              "public)", len(story)).format(n=len(story)), style="bold")
         who = {None: _("upcard"), HUMAN: _("you"), COMPUTER: _("computer")}
         width = min(self.app.size.width, 84) - 6
         per_row = max(1, width // 16)

@@ -44,6 +44,7 @@ class GameScreen(TableScreen):
         Binding("h", "hint", "hint"),
         Binding("u", "undo", "undo"),
         Binding("p", "pile", "pile"),
+        Binding("r", "rules", "rules", show=False),
         Binding("left", "move(-1)", "choose", show=False),
         Binding("right", "move(1)", "choose", show=False),
         Binding("c", "colours", "colours", show=False),

@@ -138,7 +138,8 @@ class NewMatchScreen(Dialog[NewMatch | None]):
         return field
 
     def on_mount(self) -> None:
-        self.query_one("#level", Select).focus()
+        for level in self.query("#level").results(Select):  # none if the app is quitting
+            level.focus()
 
     # -- reading and filling ------------------------------------------------------------
 

@@ -115,10 +115,10 @@ def print_saved(store: Store, out: TextIO) -> None:
 
 def _abandon_question(row: SavedRow) -> tuple[str, str]:
     if row.kind == "match":
-        return (_("Abandon this match?"),
+        return (_("Abandon?"),
                 _("Abandon this match? It will count as a loss.\n{title} · {score}").format(
                     title=row.title, score=row.score))
-    return (_("Abandon this sheet?"),
+    return (_("Abandon?"),
             _("Abandon this sheet? It will no longer be offered.\n{title} · {score}").format(
                 title=row.title, score=row.score))
 

@@ -18,6 +18,7 @@ from ..actions import Action, Discard, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import Hand, HandResult, HandView
+from ..i18n import _
 from ..match import Match
 from ..rules import Rules
 from ..sheet import ScoreSheet
@@ -116,7 +117,8 @@ class GameSession:
     ) -> GameSession:
         """Store a new match against the computer of ``level`` (1–5)."""
         if level not in LEVELS:
-            raise HollywoodGinError(f"the computer's level must be 1 to 5, not {level!r}")
+            raise HollywoodGinError(_("the computer's level must be 1 to 5, not {level!r}").format(
+                level=level))
         meta: dict[str, Any] = {
             "level": level,
             "preset": rules.preset_name or "custom",
@@ -214,9 +216,9 @@ class GameSession:
     def act(self, action: Action) -> Move:
         """The person's action; illegal ones raise and change nothing (saved or shown)."""
         if self.hand.is_over:
-            raise IllegalActionError("the hand is over: press Enter for the next hand")
+            raise IllegalActionError(_("the hand is over: press Enter for the next hand"))
         if not self.human_to_act:
-            raise IllegalActionError("wait: it is the computer's turn")
+            raise IllegalActionError(_("wait: it is the computer's turn"))
         return self._apply(HUMAN, action)
 
     def computer_choice(self) -> Action:
@@ -254,7 +256,7 @@ class GameSession:
         and a copy of the sheet, none shared with the session, so the thinking may run
         on another thread while the screen stays live."""
         if not self.human_to_act:
-            raise IllegalActionError("a hint is given on your turn")
+            raise IllegalActionError(_("a hint is given on your turn"))
         return self.pm.action_count, self.view(), self.sheet.copy()
 
     def think_hint(self, view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
@@ -286,7 +288,7 @@ class GameSession:
         """Take back the person's last action of this hand and everything after it."""
         keep = self.undo_point()
         if keep is None:
-            raise IllegalActionError("nothing to undo: you have not acted in this hand yet")
+            raise IllegalActionError(_("nothing to undo: you have not acted in this hand yet"))
         undone = self.pm.action_count - keep
         hands = self.hand_number
         self.pm.undo_to(keep)
