@@ -1,6 +1,7 @@
-"""Saved games are never lost (issue 11, §2): closing a dialog abandons nothing, every
-unfinished match can be chosen, abandoning is said in words and counts as a loss;
-``play --list``; given flags start a match at once; a rematch at the match's end."""
+"""Saved games in the terminal game (issue 11, §2): closing a dialog abandons nothing,
+every unfinished match can be chosen at the start and from the game, abandoning is said in
+words and counts as a loss; ``play --list``; given flags start a match at once; a rematch at
+the match's end.  (The list itself is tested in test_tui_saved.py.)"""
 
 from __future__ import annotations
 
@@ -12,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import OptionList
+from textual.widgets import DataTable
 from tui_helpers import play_out, screen_text, scripted_action, settle
 
 from hollywood_gin import cli
 from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.store import Store
 from hollywood_gin.tui.app import GinApp, MatchEndScreen, NewMatchScreen, SavedGamesScreen
-from hollywood_gin.tui.saved import print_saved, saved_rows
+from hollywood_gin.tui.saved import ConfirmScreen, print_saved, saved_rows
 from hollywood_gin.tui.session import GameSession
 from hollywood_gin.tui.stats import gather
 from hollywood_gin.tui.widgets import AskScreen
@@ -83,11 +84,19 @@ def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> 
             await pilot.pause()
             assert isinstance(app.screen, SavedGamesScreen)
             text = screen_text(app)
-            assert "Computer, level 4 · eaai" in text and "Computer, level 2 · hollywood" in text
-            assert text.index("level 4") < text.index("level 2")  # newest first
+            assert "Computer, level 4" in text and "Computer, level 2" in text
+            assert "eaai" in text and "hollywood" in text
+            assert text.index("level 4") < text.index("level 2")  # the last played first
             await pilot.press("down", "enter")  # the older one
             await settle(pilot, app)
             assert app.session is not None and app.session.id == older
+            await pilot.press("l")  # and from the game: the list again, both still there
+            await pilot.pause()
+            assert isinstance(app.screen, SavedGamesScreen)
+            assert {row.id for row in app.screen.rows} == {older, newer}
+            await pilot.press("n")  # a new match from the list: both stay saved
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
 
     asyncio.run(run())
     assert {_status(store, older), _status(store, newer)} == {"playing"}
@@ -103,10 +112,10 @@ def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None
             await pilot.pause()
             saved = app.screen
             assert isinstance(saved, SavedGamesScreen)
-            assert saved.query_one(OptionList).highlighted == 0  # the newest: level 3
+            assert saved.query_one(DataTable).cursor_row == 0  # the newest: level 3
             await pilot.press("a")
             await pilot.pause()
-            assert isinstance(app.screen, AskScreen)
+            assert isinstance(app.screen, ConfirmScreen)
             assert "Abandon this match? It will count as a loss." in screen_text(app)
             await pilot.press("enter")  # Enter keeps it: only the word abandons
             await pilot.pause()
@@ -118,7 +127,7 @@ def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None
             assert _status(store, lose) == "playing"
             await pilot.press("a")
             await pilot.pause()
-            await pilot.press("a")  # Abandon
+            await pilot.press("y")  # yes, abandon it
             await pilot.pause()
             assert _status(store, lose) == "abandoned"
             assert [r.id for r in saved.rows] == [keep]
@@ -132,6 +141,29 @@ def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None
     assert level.abandoned == 1 and level.won == 0
 
 
+def test_abandoning_the_match_being_played_clears_the_table(store: Store) -> None:
+    match_id = _match(store, level=1, moves=2)
+
+    async def run() -> None:
+        app = GinApp(store=store, resume=match_id, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("l")
+            await pilot.pause()
+            await pilot.press("a")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.session is None and isinstance(app.screen, NewMatchScreen)
+            await pilot.press("escape")  # no match left on the table: the game quits
+            await pilot.pause()
+
+    asyncio.run(run())
+    assert _status(store, match_id) == "abandoned"
+
+
 def test_play_list_prints_every_unfinished_match_and_sheet(store: Store, url: str) -> None:
     match_id = _match(store, level=5, moves=2)
     sheet_id = store.create_match(rules=PRESETS["classic"], seed=0, first_dealer=0,
@@ -143,9 +175,9 @@ def test_play_list_prints_every_unfinished_match_and_sheet(store: Store, url: st
     out = io.StringIO()
     print_saved(store, out)
     text = out.getvalue()
-    assert match_id[:8] in text and "Computer, level 5 · hollywood" in text
-    assert sheet_id[:8] in text and "alice vs bob · classic" in text and "bob 12" in text
-    assert "1 hand" in text and "1 hands" not in text
+    assert match_id[:8] in text and "Computer, level 5" in text and "hollywood" in text
+    assert sheet_id[:8] in text and "alice vs bob" in text and "classic" in text
+    assert "1 hand ·" in text and "1 hands" not in text
     assert finished[:8] not in text
     with redirect_stdout(io.StringIO()) as printed:
         assert cli.main(["play", "--list", "--db", url]) == 0

@@ -1,4 +1,4 @@
-"""Custom rules in the new-match dialog (issue 11, §7): every option of RULES.md §9 can be
+"""Custom rules in the new-match dialog (issue 11, §7): every option of the rule book §9 can be
 set, presets fill the fields in, an invalid value is refused with the reason from the
 rules' validation and nothing starts; the rules are saved with the match and shown."""
 
@@ -14,7 +14,7 @@ from tui_helpers import screen_text, settle
 
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
 from hollywood_gin.store import Store
-from hollywood_gin.tui.app import GinApp, HelpScreen, NewMatchScreen
+from hollywood_gin.tui.app import GinApp, HelpScreen, NewMatchScreen, RulesScreen
 
 
 @pytest.fixture
@@ -55,8 +55,10 @@ def test_every_option_has_a_field_and_presets_fill_them(store: Store) -> None:
             for option in OPTIONS:
                 assert screen.query_one(f"#opt-{option.name}")
             screen.query_one("#preset", Select).value = "eaai"
-            await pilot.pause()
-            await pilot.pause()
+            for _attempt in range(50):  # the preset fills the fields on its change message
+                await pilot.pause()
+                if screen.read_rules() == PRESETS["eaai"]:
+                    break
             assert screen.read_rules() == PRESETS["eaai"]
             assert screen.query_one("#opt-undercut_bonus", Input).value == "25"
             assert screen.query_one("#opt-next_dealer", Select).value == "alternate"
@@ -77,15 +79,22 @@ def test_an_invalid_value_is_refused_with_its_reason_and_nothing_starts(store: S
             await pilot.pause()
             assert app.screen is screen and app.session is None
             error = str(screen.query_one("#error", Static).render())
-            assert error.startswith("Not started: rule knock_limit=12 is invalid")
+            assert error.startswith("Not started: rule knock_limit='12' is invalid")
             assert "0 to 10" in error
-            assert "knock_limit=12" in screen_text(app)  # on the screen, by the buttons
+            assert "knock_limit='12'" in screen_text(app)  # on the screen, by the buttons
+            await _type(pilot, screen, "knock_limit", "9")
+            await _type(pilot, screen, "game_bonus", "300")  # a combination (R9.2)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is screen and "is smaller than game_bonus=300" in str(
+                screen.query_one("#error", Static).render())
+            await _type(pilot, screen, "game_bonus", "100")
             await _type(pilot, screen, "game_target", "")
             await _type(pilot, screen, "knock_limit", "9")
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is screen
-            assert "Game target: a whole number is needed" in str(
+            assert "Not started: rule game_target='' is invalid: it must be 1 or more" in str(
                 screen.query_one("#error", Static).render())
         assert store.matches() == []
 
@@ -122,5 +131,14 @@ def test_custom_rules_are_played_saved_and_shown_r9(store: Store) -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             assert "Knock with 7 deadwood or less" in screen_text(app)
+            await pilot.press("r")  # the help's way to the rule book (r on the table too)
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            text = screen_text(app)
+            assert "The rules in force" in text and "at 7 or less" in text
+            assert "31" in text  # the big gin bonus in force
+            book = " ".join(str(app.screen.query_one("#book").source).split())
+            assert book.startswith("# Hollywood Gin: the rule book")
+            assert "knock" in book and "7" in book
 
     asyncio.run(run())

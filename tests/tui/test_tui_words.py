@@ -1,6 +1,6 @@
 """What the game says, without a screen: refusals name only the legal action and write
 cards with suit symbols (R4.1–R5.1), hints too, and every rule word follows the rules in
-force (RULES.md §9), so "eaai" never reads "three games at once" or "box +0"."""
+force (the rule book §9), so "eaai" never reads "three games at once" or "box +0"."""
 
 from __future__ import annotations
 

@@ -28,7 +28,7 @@ from .dialogs import HelpScreen, PileScreen, RulesScreen
 from .game import GameScreen
 from .handend import HandEndScreen, MatchEndScreen
 from .newmatch import NewMatch, NewMatchScreen
-from .saved import SavedGamesScreen, saved_rows
+from .saved import NEW, SavedGamesScreen, saved_rows
 from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint
 from .table import KEY_NAMES
 from .widgets import AskScreen
@@ -119,10 +119,15 @@ class GinApp(App[None]):
         elif len(rows) == 1:
             self._offer_resume(rows[0].id)
         else:
-            self.push_screen(SavedGamesScreen(self.store, "match"), self._chosen_at_start)
+            self.push_screen(self._saved_games(), self._chosen_at_start)
+
+    def _saved_games(self) -> SavedGamesScreen:
+        return SavedGamesScreen(saved_rows(self.store, "match"),
+                                _("Unfinished matches: choose one to resume"), store=self.store,
+                                new=_("New match"))
 
     def _chosen_at_start(self, match_id: str | None) -> None:
-        if match_id is None:
+        if match_id is None or match_id == NEW:  # closing the list abandons nothing
             self.ask_new_match(first=True)
         else:
             self.resume(match_id, first=True)
@@ -209,20 +214,22 @@ class GinApp(App[None]):
     # -- the other screens ---------------------------------------------------------------
 
     def show_saved_games(self) -> None:
-        """Every unfinished match: resume another one, or abandon one in words."""
-        current = self.session.id if self.session is not None else None
-        screen = SavedGamesScreen(self.store, "match", current=current)
+        """Every unfinished match (this one too): resume another one, start a new one, or
+        abandon one in words."""
+        current = self.session
 
         def chosen(match_id: str | None) -> None:
-            session = self.session
-            if session is not None and session.id in screen.abandoned:
-                self.game.session = None
+            if current is not None and self.store.load(current.id).status == "abandoned":
+                self.game.detach()  # this match was given up: no more moves in it
+                if match_id is None or match_id in (NEW, current.id):
+                    self.ask_new_match()
+                    return
+            if match_id == NEW:
                 self.ask_new_match()
-                return
-            if match_id is not None and match_id != current:
+            elif match_id is not None and (current is None or match_id != current.id):
                 self.resume(match_id)
 
-        self.push_screen(screen, chosen)
+        self.push_screen(self._saved_games(), chosen)
 
     def show_rules(self) -> None:
         """The rules in force for this match (or the ones a new match would use)."""

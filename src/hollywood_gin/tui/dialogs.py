@@ -14,7 +14,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Markdown, Static
 
 from ..actions import TakeDiscard, TakeUpcard
@@ -202,16 +201,21 @@ class PileScreen(Dialog[None]):
         self.dismiss(None)
 
 
-class RulesScreen(ModalScreen[None]):
-    """The rules in force for the current match, rendered from the rule book."""
+class RulesScreen(Dialog[None]):
+    """The rules in force for the current match: a panel of their numbers, then the whole
+    rule book written for them (:mod:`hollywood_gin.rulebook`), scrolled with the keys."""
+
+    BODY = "#rules-body"
+    LEAVE = 3
 
     DEFAULT_CSS = """
     RulesScreen { align: center middle; background: $background 60%; }
     RulesScreen > Vertical {
-        width: 100; max-width: 100%; height: 100%; border: thick $accent;
+        width: 100; max-width: 100%; height: auto; max-height: 100%; border: thick $accent;
         background: $surface;
     }
-    RulesScreen #rules-body { height: 1fr; }
+    RulesScreen #rules-body { height: auto; }
+    RulesScreen #in-force { margin: 1 2 0 2; height: auto; }
     RulesScreen Markdown { margin: 0 1; }
     RulesScreen #buttons { height: 1; align-horizontal: center; dock: bottom; }
     """
@@ -224,9 +228,19 @@ class RulesScreen(ModalScreen[None]):
         self._rules = rules
 
     def compose(self) -> ComposeResult:
+        from ..rulebook import rule_book, rules_in_force
+
+        panel = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False,
+                      title=_("The rules in force"), title_justify="left",
+                      title_style="bold #7fd1ff")
+        panel.add_column(style="dim", no_wrap=True)
+        panel.add_column(style="bold")
+        for label, value in rules_in_force(self._rules):
+            panel.add_row(label, value)
         with Vertical():
             with VerticalScroll(id="rules-body"):
-                yield Markdown(help_rules(self._rules))
+                yield Static(panel, id="in-force")
+                yield Markdown(rule_book(self._rules), id="book")
             with Horizontal(id="buttons"):
                 yield Button(_("Close (Esc)"), id="close", compact=True)
 

@@ -67,6 +67,15 @@ class GameScreen(TableScreen):
         self.say("")
         self.proceed()
 
+    def detach(self) -> None:
+        """An empty table: the match shown was abandoned (its computer stops moving)."""
+        self.app.workers.cancel_group(self.app, "computer")
+        self.thinking = False
+        self.session = None
+        self.selected = self.hinted = self.new_card = None
+        self.clear_table()
+        self.say("")
+
     # -- flow ------------------------------------------------------------------------
 
     def proceed(self) -> None:

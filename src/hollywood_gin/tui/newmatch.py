@@ -44,7 +44,7 @@ class NewMatch:
 
 
 class NewMatchScreen(Dialog[NewMatch | None]):
-    """Opponent level 1–5, who deals first (R3.1), a preset and every option (RULES.md §9)."""
+    """Opponent level 1–5, who deals first (R3.1), a preset and every option (the rule book §9)."""
 
     BODY = "#form"
     LEAVE = 8
@@ -59,7 +59,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     NewMatchScreen #title { margin-bottom: 1; }
     NewMatchScreen Grid { height: auto; grid-gutter: 0 1; grid-rows: 1; }
     NewMatchScreen #match { grid-size: 4; grid-columns: 13 1fr 13 1fr; }
-    NewMatchScreen #options { grid-size: 4; grid-columns: 19 1fr 19 1fr; }
+    NewMatchScreen #options { grid-size: 4; grid-columns: 22 1fr 22 1fr; }
     NewMatchScreen .label { text-style: bold; }
     NewMatchScreen .section { text-style: bold; margin-top: 1; }
     NewMatchScreen #note { color: $text-muted; }
@@ -105,7 +105,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
                     yield Select(presets, value=rules.preset_name or CUSTOM, allow_blank=False,
                                  compact=True, id="preset")
                 yield Static(preset_notes(), id="note")
-                yield Static(_("Rule options (RULES.md §9)"), classes="section")
+                yield Static(_("Rule options (the rule book §9)"), classes="section")
                 with Grid(id="options"):
                     for option in OPTIONS:
                         yield Static(option_label(option), classes="label")
@@ -130,11 +130,8 @@ class NewMatchScreen(Dialog[NewMatch | None]):
             placeholder = _("none") if option.kind == "optional_int" else ""
             field = Input("" if value is None else str(value), type="integer", compact=True,
                           placeholder=placeholder, id=ident)
-        low, high = option.low, option.high
-        bounds = (_("{low} to {high}").format(low=low, high=high) if low is not None
-                  and high is not None else _("{low} or more").format(low=low)
-                  if low is not None else "")
-        field.tooltip = f"{option.rule} {bounds}".strip()
+        field.tooltip = f"{_(option.description)} ({option.rule})" if option.description \
+            else option.rule
         return field
 
     def on_mount(self) -> None:
@@ -169,12 +166,8 @@ class NewMatchScreen(Dialog[NewMatch | None]):
                 text = field.value.strip()
                 if not text and option.kind == "optional_int":
                     values[option.name] = None
-                    continue
-                try:
-                    values[option.name] = int(text)
-                except ValueError:
-                    raise RulesError(_("{label}: a whole number is needed, not {text!r}").format(
-                        label=option_label(option), text=text)) from None
+                else:  # the rules module reads it, and says what is allowed if it cannot
+                    values[option.name] = option.parse(text)
         return Rules(**values)
 
     def _changed(self) -> None:

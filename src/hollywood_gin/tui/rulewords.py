@@ -8,7 +8,6 @@ from ..i18n import N_, _, ngettext
 from ..rules import PRESETS, Option, Rules
 
 __all__ = [
-    "OPTION_LABELS",
     "PRESET_NOTES",
     "help_rules",
     "option_label",
@@ -17,24 +16,6 @@ __all__ = [
     "sheet_caption",
     "sheet_title",
 ]
-
-#: The form's label of each rule option (RULES.md §9), translated where shown.
-OPTION_LABELS: dict[str, str] = {
-    "knock_limit": N_("Knock limit"),
-    "oklahoma": N_("Oklahoma"),
-    "gin_bonus": N_("Gin bonus"),
-    "big_gin_bonus": N_("Big gin bonus"),
-    "undercut_bonus": N_("Undercut bonus"),
-    "discard_taken_card": N_("Discard taken card"),
-    "dead_hand_stock": N_("Dead hand at stock"),
-    "next_dealer": N_("Next dealer"),
-    "columns": N_("Games at once"),
-    "game_target": N_("Game target"),
-    "game_bonus": N_("Game bonus"),
-    "shutout_game_bonus": N_("Shutout game bonus"),
-    "box_bonus": N_("Box bonus"),
-    "entry_rule": N_("Entry rule"),
-}
 
 #: What each choice of a choice option means, for the form's lists.
 CHOICE_LABELS: dict[str, str] = {
@@ -54,7 +35,8 @@ PRESET_NOTES: dict[str, str] = {
 
 
 def option_label(option: Option) -> str:
-    return _(OPTION_LABELS.get(option.name, option.name))
+    """The option's short label for a form (the rules module's, translated)."""
+    return _(option.label or option.name)
 
 
 def choice_label(choice: str) -> str:
@@ -89,7 +71,7 @@ def sheet_caption(rules: Rules) -> str:
 
 
 def rules_summary(rules: Rules) -> str:
-    """The hand's rules in force in a line or two, for the sidebar (RULES.md §9); the
+    """The hand's rules in force in a line or two, for the sidebar (the rule book §9); the
     sheet's caption says the target and the bonuses (:func:`sheet_caption`)."""
     if rules.oklahoma:
         knock = _("knock ≤ the upcard (Oklahoma)")

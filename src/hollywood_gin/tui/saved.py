@@ -1,229 +1,352 @@
-"""Saved games: every unfinished match against the computer and every unfinished
-score-keeper sheet, to list (``play --list``), resume, or abandon in words.
+"""Every unfinished match and score-keeper sheet, to choose one or to give one up.
 
-Closing a list or a question never abandons anything: a match is abandoned only when the
-person answers "Abandon" to "Abandon this match? It will count as a loss."
+Shared by the terminal game (``play``, ``play --list``) and the score keeper
+(``score``, ``score --list``).  Nothing here abandons anything unless the
+player confirms it in words: closing the list, or saying no, leaves every
+saved game as it was.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Static
 
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext
 from ..sheet import ScoreSheet, SheetError
 from ..store import Store, StoredMatch
-from .widgets import AskScreen, Dialog
 
-__all__ = ["SavedGamesScreen", "SavedRow", "print_saved", "saved_rows"]
+__all__ = ["NEW", "ConfirmScreen", "SavedGamesScreen", "SavedRow", "abandon", "print_saved",
+           "saved_rows", "when_words"]
 
-#: The store's kinds of match and what the list calls them.
-_KINDS = {"computer": "match", "keeper": "sheet"}
+#: What :class:`SavedGamesScreen` returns when its "new" button is pressed (ids are hex).
+NEW = "new"
+
+# Store kinds behind the two kinds of row: a match against the computer in the terminal,
+# and a score-keeper sheet.  Web tables ("web-…") belong to the browser's lobby.
+_STORE_KIND = {"match": "computer", "sheet": "keeper"}
+_ROW_KIND = {store_kind: kind for kind, store_kind in _STORE_KIND.items()}
 
 
 @dataclass(frozen=True)
 class SavedRow:
-    """One unfinished match or sheet as the lists show it."""
+    """One unfinished match or sheet as the list shows it."""
 
     id: str
     kind: str  # "match" | "sheet"
-    title: str
-    rules: str
-    score: str
-    when: str
+    title: str  # the opponent's level for a match, the two names for a sheet
+    rules: str  # the preset's name, or "custom"
+    score: str  # games and points so far
+    when: str  # last played, in words
 
 
-def _when(stamp: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp))
+def when_words(stamp: float, now: float | None = None) -> str:
+    """When something was last played, as a person says it ("5 minutes ago", "yesterday 20:15")."""
+    now = time.time() if now is None else now
+    ago = max(0.0, now - stamp)
+    if ago < 60:
+        return _("just now")
+    if ago < 3600:
+        minutes = int(ago // 60)
+        return ngettext("{count} minute ago", "{count} minutes ago", minutes).format(
+            count=minutes)
+    then, today = time.localtime(stamp), time.localtime(now)
+    clock = time.strftime("%H:%M", then)
+    days = (_day_number(today) - _day_number(then))
+    if days <= 0:
+        return _("today {time}").format(time=clock)
+    if days == 1:
+        return _("yesterday {time}").format(time=clock)
+    if days < 7:
+        return ngettext("{count} day ago", "{count} days ago", days).format(count=days)
+    return time.strftime("%Y-%m-%d", then)
 
 
-def _sheet_of(store: Store, row: StoredMatch) -> tuple[ScoreSheet, int]:
-    """The sheet as it stands and the number of hands played, rebuilt from the store."""
+def _day_number(moment: time.struct_time) -> int:
+    """Days since the epoch of a local date, so "yesterday" is right across months."""
+    return int(time.mktime((moment.tm_year, moment.tm_mon, moment.tm_mday, 12, 0, 0, 0, 0,
+                            -1)) // 86400)
+
+
+def _points(sheet: ScoreSheet) -> str:
+    totals, games = sheet.totals, sheet.games_won
+    text = _("{first}–{second}").format(first=totals[0], second=totals[1])
+    if any(column.closed for column in sheet.columns):
+        text += " · " + _("games {first}–{second}").format(first=games[0], second=games[1])
+    return text
+
+
+def _match_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
+    level = row.meta.get("level")
+    title = (_("Computer, level {level}").format(level=level) if level is not None
+             else row.players[1])
     sheet = ScoreSheet(row.rules)
-    if row.kind == "keeper":  # each saved action is "player points" (keeping.py)
-        actions = store.load(row.id).actions
-        for act in actions:
+    hands = store.hands(row.id)
+    try:
+        for hand in hands:
+            if hand["winner"] is not None:
+                sheet.record(int(hand["winner"]), int(hand["points"]))
+        score = _("hand {number} · you {score}").format(number=len(hands) + 1,
+                                                        score=_points(sheet))
+    except SheetError:
+        score = _("cannot be read")
+    return SavedRow(row.id, "match", title, row.rules.preset_name or _("custom"), score,
+                    when_words(row.updated_at, now))
+
+
+def _sheet_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
+    title = _("{first} vs {second}").format(first=row.players[0], second=row.players[1])
+    try:
+        sheet = ScoreSheet(row.rules)
+        for act in store.load(row.id).actions:
             player, points = act.action.split()
             sheet.record(int(player), int(points))
-        return sheet, len(actions)
-    hands = store.hands(row.id)
-    for hand in hands:
-        if hand["winner"] is not None:
-            sheet.record(int(hand["winner"]), int(hand["points"]))
-    return sheet, len(hands)
+        count = len(sheet.entries)
+        score = ngettext("{count} hand · {score}", "{count} hands · {score}", count).format(
+            count=count, score=_points(sheet))
+    except (ValueError, HollywoodGinError):
+        score = _("cannot be read")
+    return SavedRow(row.id, "sheet", title, row.rules.preset_name or _("custom"), score,
+                    when_words(row.updated_at, now))
 
 
-def _row(store: Store, row: StoredMatch) -> SavedRow:
-    kind = _KINDS[row.kind]
-    rules = row.rules.preset_name or _("custom")
-    try:
-        sheet, hands = _sheet_of(store, row)
-        totals = sheet.totals
-    except (HollywoodGinError, SheetError, ValueError, KeyError):
-        totals, hands = (0, 0), 0
-    if kind == "match":
-        level = row.meta.get("level", "?")
-        title = _("Computer, level {level}").format(level=level)
-        score = _("you {you} – computer {computer}").format(you=totals[0], computer=totals[1])
-    else:
-        title = _("{first} vs {second}").format(first=row.players[0], second=row.players[1])
-        score = f"{row.players[0]} {totals[0]} – {row.players[1]} {totals[1]}"
-    if kind == "match":
-        played = _("hand {n}").format(n=hands + 1)  # the hand being played
-    else:
-        played = ngettext("{n} hand", "{n} hands", hands).format(n=hands)
-    return SavedRow(id=row.id, kind=kind, title=title, rules=rules,
-                    score=f"{score} · {played}", when=_when(row.updated_at))
+def saved_rows(store: Store, kind: str | None = None, *, now: float | None = None
+               ) -> list[SavedRow]:
+    """Every unfinished match ("match") and/or sheet ("sheet"), the last played first."""
+    if kind is not None and kind not in _STORE_KIND:
+        raise HollywoodGinError(f"kind must be 'match' or 'sheet', not {kind!r}")
+    rows = store.matches(kind=None if kind is None else _STORE_KIND[kind], status="playing")
+    out: list[SavedRow] = []
+    for row in rows:  # the store gives them newest first (updated_at)
+        row_kind = _ROW_KIND.get(row.kind)
+        if row_kind == "match":
+            out.append(_match_row(store, row, now))
+        elif row_kind == "sheet":
+            out.append(_sheet_row(store, row, now))
+    return out
 
 
-def saved_rows(store: Store, kind: str | None = None) -> list[SavedRow]:
-    """Every unfinished match ("match") and sheet ("sheet"), or one kind, newest first."""
-    rows = [row for row in store.matches(status="playing") if row.kind in _KINDS
-            and (kind is None or _KINDS[row.kind] == kind)]
-    return [_row(store, row) for row in rows]
+def abandon(store: Store, match_id: str) -> bool:
+    """Give up an unfinished match or sheet; a finished one is left alone.  True if done."""
+    if store.load(match_id).status != "playing":
+        return False
+    store.set_status(match_id, "abandoned")
+    return True
 
 
-def print_saved(store: Store, out: TextIO) -> None:
-    """The lists for ``play --list``: unfinished matches, then unfinished sheets."""
-    rows = saved_rows(store)
-    matches = [r for r in rows if r.kind == "match"]
-    sheets = [r for r in rows if r.kind == "sheet"]
+def print_saved(store: Store, out: TextIO, kind: str | None = None) -> None:
+    """The unfinished matches and sheets as a plain text table (``play --list``, ``score
+    --list``)."""
+    rows = saved_rows(store, kind)
     if not rows:
-        print(_("No unfinished matches or sheets."), file=out)
+        out.write({"match": _("No unfinished match."), "sheet": _("No unfinished sheet.")}.get(
+            kind or "", _("No unfinished match or sheet.")) + "\n")
         return
-    for title, group, how in (
-        (_("Unfinished matches against the computer"), matches,
-         _("resume one with: hollywood-gin play --resume ID")),
-        (_("Unfinished score-keeper sheets"), sheets,
-         _("resume the newest with: hollywood-gin score")),
-    ):
-        if not group:
-            continue
-        print(f"{title} ({how}):", file=out)
-        for r in group:
-            print(f"  {r.id[:8]}  {r.when}  {r.title} · {r.rules} · {r.score}", file=out)
+    kinds = {"match": _("match"), "sheet": _("sheet")}
+    head = (_("id"), _("kind"), _("title"), _("rules"), _("score"), _("last played"))
+    table = [head] + [(row.id[:8], kinds[row.kind], row.title, row.rules, row.score, row.when)
+                      for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(head))]
+    for line in table:
+        out.write("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+                  .rstrip() + "\n")
 
 
-def _abandon_question(row: SavedRow) -> tuple[str, str]:
-    if row.kind == "match":
-        return (_("Abandon?"),
-                _("Abandon this match? It will count as a loss.\n{title} · {score}").format(
-                    title=row.title, score=row.score))
-    return (_("Abandon?"),
-            _("Abandon this sheet? It will no longer be offered.\n{title} · {score}").format(
-                title=row.title, score=row.score))
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question where only a yes (the button or `y`) says yes; No has the focus,
+    so Enter, Esc and a stray key all keep things as they are."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; background: $background 60%; }
+    ConfirmScreen > Vertical {
+        width: 72; max-width: 100%; height: auto; max-height: 100%; padding: 1 2;
+        border: thick $error; background: $surface;
+    }
+    ConfirmScreen #question { margin-bottom: 1; }
+    ConfirmScreen Horizontal { height: auto; align-horizontal: center; }
+    ConfirmScreen Button { margin: 0 1; width: auto; min-width: 10; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,n", "answer(False)", "no", show=False),
+        Binding("y", "answer(True)", "yes", show=False),
+    ]
+
+    def __init__(self, question: Text | str, yes: str, no: str) -> None:
+        super().__init__()
+        self._question, self._yes, self._no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self._question, id="question")
+            with Horizontal():
+                yield Button(_("{label} (y)").format(label=self._yes), variant="error", id="yes")
+                yield Button(_("{label} (n)").format(label=self._no), variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
 
 
-class SavedGamesScreen(Dialog[str | None]):
-    """Every unfinished match (or sheet) to resume one; returns its id, or None when closed
-    (Esc abandons nothing).  "Abandon…" asks first, in words, and only then abandons."""
+class _RowsTable(DataTable[str]):
+    """The rows, where Home and End go to the first and last row (the table has few columns)."""
 
-    BODY = "#saved-list"
-    LEAVE = 7
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("home", "scroll_top", "first", show=False),
+        Binding("end", "scroll_bottom", "last", show=False),
+    ]
+
+
+class SavedGamesScreen(ModalScreen[str | None]):
+    """The list of unfinished matches and sheets: returns the chosen id, :data:`NEW` for the
+    "new" button, or None when closed.  Abandoning asks first, and only a yes abandons."""
 
     DEFAULT_CSS = """
     SavedGamesScreen { align: center middle; background: $background 60%; }
     SavedGamesScreen > Vertical {
-        width: 90; max-width: 100%; height: auto; max-height: 100%; padding: 0 1;
-        border: thick $accent; background: $surface;
+        width: 100; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
     }
-    SavedGamesScreen #saved-title { margin-bottom: 1; }
-    SavedGamesScreen OptionList { height: auto; }
-    SavedGamesScreen #saved-note { color: $text-muted; height: auto; }
-    SavedGamesScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
-    SavedGamesScreen #buttons Button { margin: 0 1; }
+    SavedGamesScreen #title { text-style: bold; }
+    SavedGamesScreen DataTable { height: auto; margin: 1 0 0 0; }
+    SavedGamesScreen #detail { height: auto; margin: 1 0 0 0; color: $text-muted; }
+    SavedGamesScreen #buttons { height: auto; margin: 1 0 0 0; }
+    SavedGamesScreen Button { margin: 0 1 0 0; width: auto; min-width: 8; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "close"),
-        Binding("a", "abandon", "abandon"),
-        Binding("n", "close", "new match", show=False),
+        Binding("escape", "close", "close", show=False),
+        Binding("a,delete", "abandon", "abandon", show=False),
     ]
 
-    def __init__(self, store: Store, kind: str | None = "match", *,
-                 current: str | None = None) -> None:
+    def __init__(self, rows: Sequence[SavedRow], title: str | None = None, *,
+                 store: Store | None = None, new: str | None = None) -> None:
+        """``store`` lets the list abandon a row (without it there is no Abandon button);
+        ``new`` is the label of a button that returns :data:`NEW` (none if not given)."""
         super().__init__()
+        self.rows = list(rows)
+        self._title = title if title is not None else _("Saved games")
         self._store = store
-        self._kind = kind
-        self._current = current
-        self.rows: list[SavedRow] = []
-        self.abandoned: list[str] = []
+        self._new = new
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(_("Saved games: choose one to resume"), style="bold"),
-                         id="saved-title")
-            yield OptionList(id="saved-list")
-            yield Static("", id="saved-note")
+            yield Static(self._title, id="title")
+            yield Static(_("Enter or a click on the chosen row opens it · Esc closes"),
+                         id="hint")
+            yield _RowsTable(id="rows", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="detail")
             with Horizontal(id="buttons"):
-                yield Button(_("Resume (Enter)"), variant="primary", id="resume", compact=True)
-                yield Button(_("Abandon… (a)"), id="abandon", compact=True)
-                yield Button(_("Close (Esc)"), id="close", compact=True)
+                yield Button(_("Open (Enter)"), variant="primary", id="open")
+                if self._new is not None:
+                    yield Button(_("{label} (n)").format(label=self._new), id="new")
+                if self._store is not None:
+                    yield Button(_("Abandon… (a)"), variant="error", id="abandon")
+                yield Button(_("Close (Esc)"), id="close")
 
     def on_mount(self) -> None:
-        self._load()
-        self.query_one(OptionList).focus()
+        table = self.query_one("#rows", DataTable)
+        table.add_columns(_("title"), _("rules"), _("score"), _("last played"))
+        self._fill()
+        self._fit()
+        table.focus()
 
-    def _load(self) -> None:
-        self.rows = saved_rows(self._store, self._kind)
-        options = self.query_one(OptionList)
-        options.clear_options()
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        # The table scrolls within what the title, detail and buttons leave, so they always
+        # show, at 80x24 too.
+        self.query_one("#rows", DataTable).styles.max_height = max(3, self.size.height - 14)
+
+    def _fill(self) -> None:
+        table = self.query_one("#rows", DataTable)
+        table.clear()
         for row in self.rows:
-            line = Text(row.title, style="bold")
-            if row.id == self._current:
-                line.append(" " + _("(playing now)"), style="yellow")
-            line.append(f" · {row.rules} · {row.when}\n  ", style="")
-            line.append(row.score)
-            line.append(f" · {row.id[:8]}", style="dim")
-            options.add_option(Option(line, id=row.id))
-        note = "" if self.rows else _("Nothing unfinished: every match is over or abandoned.")
-        self.query_one("#saved-note", Static).update(note)
-        self.query_one("#resume", Button).display = bool(self.rows)
-        self.query_one("#abandon", Button).display = bool(self.rows)
-        if self.rows:
-            options.highlighted = 0
+            table.add_row(row.title, row.rules, row.score, row.when, key=row.id)
+        self.query_one("#open", Button).disabled = not self.rows
+        if self._store is not None:
+            self.query_one("#abandon", Button).disabled = not self.rows
+        self._show_detail()
 
-    def _highlighted(self) -> SavedRow | None:
-        index = self.query_one(OptionList).highlighted
-        return self.rows[index] if index is not None and index < len(self.rows) else None
+    def _current(self) -> SavedRow | None:
+        table = self.query_one("#rows", DataTable)
+        if not self.rows or not 0 <= table.cursor_row < len(self.rows):
+            return None
+        return self.rows[table.cursor_row]
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def _show_detail(self) -> None:
+        row = self._current()
+        detail = self.query_one("#detail", Static)
+        if row is None:
+            detail.update(_("Nothing unfinished is saved."))
+            return
+        detail.update(_("{title} · rules {rules} · {score} · last played {when}").format(
+            title=row.title, rules=row.rules, score=row.score, when=row.when))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        self._show_detail()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.dismiss(str(event.row_key.value))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "n" and self._new is not None:
+            event.stop()
+            self.dismiss(NEW)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        ident = event.button.id
+        if ident == "open":
+            row = self._current()
+            if row is not None:
+                self.dismiss(row.id)
+        elif ident == "new":
+            self.dismiss(NEW)
+        elif ident == "abandon":
+            self.action_abandon()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
 
     def action_abandon(self) -> None:
-        row = self._highlighted()
-        if row is None:
+        """Ask in words; only a yes abandons the highlighted row."""
+        store, row = self._store, self._current()
+        if store is None or row is None:
             return
-        title, question = _abandon_question(row)
+        question = (_("Abandon this match? It will count as a loss.") if row.kind == "match"
+                    else _("Abandon this sheet?"))
+        text = Text(question, style="bold")
+        text.append("\n" + _("{title} · {score} · last played {when}").format(
+            title=row.title, score=row.score, when=row.when))
 
         def answered(yes: bool | None) -> None:
-            if yes:
-                self._store.set_status(row.id, "abandoned")
-                self.abandoned.append(row.id)
-                self._load()
+            self.query_one("#rows", DataTable).focus()  # the arrows move on the rows again
+            if not yes:
+                return
+            abandon(store, row.id)
+            self.rows = [r for r in self.rows if r.id != row.id]
+            self._fill()
+            self.notify(_("Abandoned: {title}").format(title=row.title))
 
-        self.app.push_screen(AskScreen(title, question, (_("Abandon"), "a"),
-                                       (_("Keep it"), "k"), enter=False), answered)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "resume":
-            row = self._highlighted()
-            if row is not None:
-                self.dismiss(row.id)
-        elif event.button.id == "abandon":
-            self.action_abandon()
-        else:
-            self.dismiss(None)
+        self.app.push_screen(ConfirmScreen(text, _("Yes, abandon it"), _("No, keep it")),
+                             answered)

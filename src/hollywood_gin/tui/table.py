@@ -177,11 +177,19 @@ class TableScreen(Screen[None]):
     # -- showing ---------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.clear_table()
+        self.set_class(self.app.size.width < NARROW, "-narrow")
+
+    def clear_table(self) -> None:
+        """Nothing on the table: before a match is dealt, or once it is abandoned."""
         for widget in self.query(CardWidget).results(CardWidget):
-            widget.hide()  # nothing on the table until a match is dealt
+            widget.hide()
         for button in self.query(".buttons Button").results(Button):
             button.display = False
-        self.set_class(self.app.size.width < NARROW, "-narrow")
+        for ident in ("opp-label", "stock-label", "pile-label", "hand-label", "keys", "melds",
+                      "prompt", "sheet", "rules-line", "info", "log"):
+            self._put(ident, Text())
+        self._sheet_key = ()
 
     def _dealer_words(self) -> str:
         assert self.session is not None
