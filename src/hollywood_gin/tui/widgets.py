@@ -123,22 +123,17 @@ class AskScreen(ModalScreen[bool]):
     """
 
     def __init__(self, title: str, question: Text | str, yes: tuple[str, str],
-                 no: tuple[str, str], *, enter: bool = True) -> None:
-        """``enter`` is the answer Enter gives: False for a question whose yes cannot be
-        taken back (abandoning), so that only its own key or button says yes."""
+                 no: tuple[str, str]) -> None:
         super().__init__()
         self._title, self._question, self._yes, self._no = title, question, yes, no
-        self._enter = enter
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(Text(self._title, style="bold"), id="title")
             yield Static(self._question, id="question")
             with Horizontal():
-                yield Button(f"{self._yes[0]} ({self._yes[1]})",
-                             variant="primary" if self._enter else "error", id="yes")
-                yield Button(f"{self._no[0]} ({self._no[1]}{'' if self._enter else ' ⏎'})",
-                             id="no")
+                yield Button(f"{self._yes[0]} ({self._yes[1]})", variant="primary", id="yes")
+                yield Button(f"{self._no[0]} ({self._no[1]})", id="no")
 
     def on_key(self, event: events.Key) -> None:
         if event.key in (self._yes[1], self._no[1]):
@@ -146,12 +141,9 @@ class AskScreen(ModalScreen[bool]):
             self.dismiss(event.key == self._yes[1])
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "enter", "answer", show=False, priority=True),
+        Binding("enter", "answer(True)", "yes", show=False, priority=True),
         Binding("escape", "answer(False)", "no", show=False),
     ]
-
-    def action_enter(self) -> None:
-        self.dismiss(self._enter)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
