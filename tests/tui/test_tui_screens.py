@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Button, Input, Select, Static
-from tui_helpers import on_screen, play_out, rendered, screen_text, settle
+from tui_helpers import on_screen, play_out, rendered, screen_text, scripted_action, settle
 
 from hollywood_gin.actions import Action, Discard
 from hollywood_gin.hand import HandView, Phase
@@ -229,3 +229,46 @@ def test_hand_end_and_match_end_fit(store: Store, size: tuple[int, int]) -> None
             assert_buttons_on_screen(app)
 
     asyncio.run(end())
+
+
+def _long_hand(store: Store, moves: int) -> GameSession:
+    """A hand at least ``moves`` actions long, stopped on the person's turn."""
+    for seed in range(1, 40):
+        session = GameSession.new(store, level=1, rules=Rules(), seed=seed,
+                                  first_dealer=COMPUTER)
+        while not session.hand.is_over:
+            if session.human_to_act:
+                if len(session.hand.history) >= moves:
+                    return session
+                view = session.view()
+                if view.phase is Phase.DISCARD:  # play on without knocking
+                    session.act(Discard(next(c.card for c in discard_choices(view.hand)
+                                             if Discard(c.card) in view.legal_actions)))
+                else:
+                    session.act(scripted_action(view))
+            else:
+                session.computer_act(session.computer_choice())
+    raise AssertionError("no seed gave a long hand")
+
+
+def test_a_resumed_hand_shows_its_latest_move(store: Store) -> None:
+    """At 80x24 a long hand's move list scrolls, and on resuming it shows the latest move,
+    not the first ones (found playing: it opened at the top)."""
+    session = _long_hand(store, moves=16)
+
+    async def run() -> None:
+        app = app_for(store, session.id)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            box = app.game.query_one("#log-box")
+            assert box.max_scroll_y > 0 and box.scroll_y == box.max_scroll_y
+            live = app.session
+            assert live is not None
+            last = live.moves()[-1]
+            from hollywood_gin.tui.look import action_words
+
+            words = action_words(live.names[last.player], last.action, last.taken)
+            bottom = " ".join(" ".join(screen_text(app).split("\n")[-4:-1]).split())
+            assert " ".join(words.split()[-2:]) in bottom, (words, bottom)
+
+    asyncio.run(run())

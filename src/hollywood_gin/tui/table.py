@@ -321,8 +321,9 @@ class TableScreen(Screen[None]):
         log = self.log_text()
         if self._shown.get("log") != log:
             self._put("log", log)
-            self.query_one("#log-box", VerticalScroll).scroll_end(animate=False,
-                                                                  immediate=False)
+            # the latest move in sight, once the new text is laid out
+            box = self.query_one("#log-box", VerticalScroll)
+            self.call_after_refresh(box.scroll_end, animate=False)
         self.gin_app.sub_title = _("You vs {name} · {rules}").format(
             name=session.names[COMPUTER], rules=rules_name(rules))
 
