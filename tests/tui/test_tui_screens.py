@@ -118,6 +118,10 @@ def test_the_table_and_its_dialogs_fit(store: Store, size: tuple[int, int]) -> N
             assert_buttons_on_screen(app)
             for total in live.sheet.totals:
                 assert str(total) in text
+            # the buttons follow what they answer, and the sheet's caption is not broken up
+            message = game.query_one("#message").region
+            assert game.query_one("#play-buttons").region.y <= message.bottom + 2
+            assert "to 100 · game +100 · box +20" in text
 
             await pilot.press("question_mark")
             await pilot.pause()

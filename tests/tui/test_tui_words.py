@@ -181,7 +181,7 @@ def test_the_compact_sheet_keeps_every_number_in_the_sidebar_r7() -> None:
     assert sheet.finished and sheet.totals[1] >= 100
     table = sheet_table(sheet, ("You", "Computer (level 3)"), title="Hollywood scoresheet",
                         compact=True)
-    assert natural_width(table) <= 31
+    assert natural_width(table, 31) <= 31
     text = _plain(table)
     for column in sheet.columns:
         for value in (*column.points, *column.total, *column.bonuses):

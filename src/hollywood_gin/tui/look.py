@@ -262,13 +262,17 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     return Group(table, *lines)
 
 
-def natural_width(renderable: RenderableType) -> int:
-    """The width a renderable needs so that nothing in it is squeezed: tables whole, lines
-    of text wrapped (a wide sheet then scrolls sideways instead of cutting its numbers)."""
+def natural_width(renderable: RenderableType, room: int) -> int:
+    """The width a renderable needs in ``room`` columns with nothing in it squeezed: tables
+    whole, even wider than the room (a wide sheet then scrolls sideways instead of cutting
+    its numbers), lines of text whole if they fit the room, else wrapped."""
     console = Console(width=1000, file=io.StringIO())
     parts = renderable.renderables if isinstance(renderable, Group) else [renderable]
     width = 1
     for part in parts:
         measured = Measurement.get(console, console.options, part)
-        width = max(width, measured.minimum if isinstance(part, Text) else measured.maximum)
+        if isinstance(part, Text):
+            width = max(width, measured.minimum, min(measured.maximum, room))
+        else:
+            width = max(width, measured.maximum)
     return width

@@ -33,7 +33,7 @@ from .look import (
 )
 from .rulewords import rules_name, rules_summary, sheet_title
 from .session import COMPUTER, HUMAN, GameSession
-from .widgets import CardWidget
+from .widgets import CardWidget, cap_height
 from .words import gin_allowed, knock_options
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ class TableScreen(Screen[None]):
     TableScreen { layout: vertical; }
     TableScreen #main { height: 1fr; }
     TableScreen #table-col { width: 1fr; }
-    TableScreen #table { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    TableScreen #table { height: auto; padding: 0 1; scrollbar-size-vertical: 1; }
     TableScreen #side { width: 38; padding: 0 1; border-left: vkey $panel-lighten-2; }
     TableScreen .row { height: 3; }
     TableScreen #hand-row { height: 3; }
@@ -178,7 +178,9 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.clear_table()
-        self.set_class(self.app.size.width < NARROW, "-narrow")
+        narrow = self.app.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        cap_height(self.query_one("#table"), 4 if narrow else 5)
 
     def clear_table(self) -> None:
         """Nothing on the table: before a match is dealt, or once it is abandoned."""
@@ -305,7 +307,8 @@ class TableScreen(Screen[None]):
             table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
                                 compact=compact)
             sheet = self.query_one("#sheet", Static)
-            sheet.styles.width = natural_width(table)  # wider than the side: it scrolls
+            room = self.query_one("#side").content_region.width or (31 if compact else 36)
+            sheet.styles.width = natural_width(table, room)  # wider than the side: scrolls
             sheet.update(table)
         line = Text(_("Rules:") + " ", style="bold")
         line.append(rules_summary(rules))
@@ -497,5 +500,8 @@ class TableScreen(Screen[None]):
         narrow = event.size.width < NARROW
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
+        # the buttons follow the table closely, and the table scrolls before they would
+        # leave the screen: header, footer and the two rows of buttons (and a gap, wide)
+        cap_height(self.query_one("#table"), 4 if narrow else 5)
         self._shown.pop("pile-label", None)  # how many pile cards fit follows the width
         self.refresh_table()
