@@ -86,3 +86,16 @@ def test_help_lists_the_commands_without_starting_textual(capsys: pytest.Capture
         assert command in out
     with pytest.raises(SystemExit):
         main(["play", "--level", "7"])
+
+
+def test_a_match_given_up_counts_as_a_lost_match(tmp_path: Path) -> None:
+    """"Abandon this match? It will count as a loss": the statistics say so (issue 11 §2)."""
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    session = GameSession.new(store, level=2, rules=Rules(), seed=1, first_dealer=0)
+    session.abandon()
+    stats = gather(store)
+    assert stats.levels[2].abandoned == 1 and stats.levels[2].won == 0
+    text = render(stats)
+    assert "given up" in text and "0%" in text  # no win in one decided match
+    assert "1 hands" not in text
+    store.close()

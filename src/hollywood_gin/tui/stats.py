@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HollywoodGinError
-from ..i18n import ngettext
+from ..i18n import _, ngettext
 from ..record import save_record
 from ..store import Store, StoredMatch
 
@@ -145,36 +145,48 @@ def _pct(part: int, whole: int) -> str:
 
 
 def render(stats: Stats) -> str:
-    """Plain text for the terminal."""
+    """Plain text for the terminal (a match given up counts as lost)."""
     if not stats.levels:
-        return "No matches played yet. Start one with: hollywood-gin play"
-    lines = ["Matches against the computer", ""]
-    lines.append(f"{'level':<6}{'matches':>8}{'finished':>9}{'given up':>9}{'won':>5}"
-                 f"{'win%':>6}{'hands':>7}{'won':>5}{'win%':>6}{'assisted':>9}")
+        return _("No matches played yet. Start one with: hollywood-gin play")
+    lines = [_("Matches against the computer"), ""]
+    head = (_("level"), _("matches"), _("finished"), _("given up"), _("won"), _("win%"),
+            _("hands"), _("won"), _("win%"), _("assisted"))
+    widths = (6, 8, 9, 9, 5, 6, 7, 5, 6, 9)
+    lines.append(head[0].ljust(widths[0])
+                 + "".join(h.rjust(w) for h, w in zip(head[1:], widths[1:], strict=True)))
     for level, s in stats.levels.items():
         name = str(level) if level else "?"
         decided = s.finished + s.abandoned  # a match given up counts as lost
-        lines.append(f"{name:<6}{s.matches:>8}{s.finished:>9}{s.abandoned:>9}{s.won:>5}"
-                     f"{_pct(s.won, decided):>6}{s.hands:>7}{s.hands_won:>5}"
-                     f"{_pct(s.hands_won, s.hands):>6}{s.assisted:>9}")
+        cells = (s.matches, s.finished, s.abandoned, s.won, _pct(s.won, decided), s.hands,
+                 s.hands_won, _pct(s.hands_won, s.hands), s.assisted)
+        lines.append(name.ljust(widths[0])
+                     + "".join(str(c).rjust(w) for c, w in zip(cells, widths[1:], strict=True)))
     lines.append("")
-    lines.append(f"Gins: {stats.gins} yours, {stats.gins_suffered} against you")
-    lines.append(f"Undercuts: {stats.undercuts_given} given, {stats.undercuts_suffered} suffered")
-    lines.append(f"Dead hands: {stats.dead_hands}")
-    for label, line in (("Best match", stats.best), ("Worst match", stats.worst)):
+    lines.append(_("Gins: {yours} yours, {theirs} against you").format(
+        yours=stats.gins, theirs=stats.gins_suffered))
+    lines.append(_("Undercuts: {given} given, {suffered} suffered").format(
+        given=stats.undercuts_given, suffered=stats.undercuts_suffered))
+    lines.append(_("Dead hands: {n}").format(n=stats.dead_hands))
+    for label, line in ((_("Best match"), stats.best), (_("Worst match"), stats.worst)):
         if line is not None:
-            lines.append(f"{label}: {line.result:+d} against level {line.level} "
-                         f"({'won' if line.won else 'lost'}, id {line.id[:8]})")
-    lines.append(f"Longest win streak: {stats.longest_streak} (current {stats.current_streak})")
+            outcome = _("won") if line.won else _("lost")
+            lines.append(_("{label}: {result:+d} against level {level} ({outcome}, id {id})")
+                         .format(label=label, result=line.result, level=line.level,
+                                 outcome=outcome, id=line.id[:8]))
+    lines.append(_("Longest win streak: {longest} (current {current})").format(
+        longest=stats.longest_streak, current=stats.current_streak))
     if stats.recent:
-        lines += ["", "Recent matches (export one with: hollywood-gin stats --export ID FILE)"]
+        lines += ["", _("Recent matches (export one with: hollywood-gin stats --export ID "
+                        "FILE)")]
+        status = {"playing": _("playing"), "abandoned": _("given up")}
         for m in stats.recent:
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
-            outcome = {0: "won", 1: "lost"}.get(m["winner"], "") if m["status"] == "finished" \
-                else m["status"]
-            assisted = " assisted" if m["assisted"] else ""
+            outcome = ({0: _("won"), 1: _("lost")}.get(m["winner"], "")
+                       if m["status"] == "finished" else status.get(m["status"], m["status"]))
+            assisted = " " + _("assisted") if m["assisted"] else ""
             hands = ngettext("{n} hand", "{n} hands", m["hands"]).format(n=m["hands"])
-            lines.append(f"  {m['id'][:8]}  level {m['level']}  {outcome:<9} {totals:>9}  "
+            at_level = _("level {n}").format(n=m["level"])
+            lines.append(f"  {m['id'][:8]}  {at_level}  {outcome:<9} {totals:>9}  "
                          f"{hands}{assisted}")
     return "\n".join(lines)
 
