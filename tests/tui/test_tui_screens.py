@@ -155,7 +155,15 @@ def test_the_table_and_its_dialogs_fit(store: Store, size: tuple[int, int]) -> N
                 assert card.pretty in text
             assert_buttons_on_screen(app)
             await pilot.press("escape")
+            await pilot.pause()
+            await pilot.click("#pile-label")  # the pile's text opens it too (R4.4)
+            await pilot.pause()
+            assert isinstance(app.screen, PileScreen)
+            await pilot.press("escape")
+            await pilot.pause()
 
+            await pilot.press("question_mark")  # the help is the menu: saved games from it
+            await pilot.pause()
             await pilot.press("l")
             await pilot.pause()
             assert isinstance(app.screen, SavedGamesScreen)
