@@ -29,6 +29,7 @@ from hollywood_gin.tui.app import (  # noqa: E402
     GinApp,
     HandEndScreen,
     MatchEndScreen,
+    NewMatchScreen,
 )
 from hollywood_gin.tui.keeper import KeeperApp  # noqa: E402
 
@@ -74,7 +75,10 @@ async def game(db: str) -> None:
     app = GinApp(store=store, level=3, rules=Rules(), seed=SEED, first_dealer=1, ask=True,
                  new=True, delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        for _ in range(100):  # the dialog opens once the first screen is drawn
+            await pilot.pause()
+            if isinstance(app.screen, NewMatchScreen) and app.screen.focused is not None:
+                break
         shot(app, "new-match")
         await pilot.press("enter")
         await settle(pilot, app)
