@@ -113,19 +113,19 @@ def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None
             saved = app.screen
             assert isinstance(saved, SavedGamesScreen)
             assert saved.query_one(DataTable).cursor_row == 0  # the newest: level 3
-            await pilot.press("a")
+            await pilot.press("delete")
             await pilot.pause()
             assert isinstance(app.screen, ConfirmScreen)
             assert "Abandon this match? It will count as a loss." in screen_text(app)
             await pilot.press("enter")  # Enter keeps it: only the word abandons
             await pilot.pause()
             assert app.screen is saved and _status(store, lose) == "playing"
-            await pilot.press("a")
+            await pilot.press("delete")
             await pilot.pause()
             await pilot.press("escape")  # and closing the question keeps it too
             await pilot.pause()
             assert _status(store, lose) == "playing"
-            await pilot.press("a")
+            await pilot.press("delete")
             await pilot.pause()
             await pilot.press("y")  # yes, abandon it
             await pilot.pause()
@@ -150,7 +150,7 @@ def test_abandoning_the_match_being_played_clears_the_table(store: Store) -> Non
             await settle(pilot, app)
             await pilot.press("l")
             await pilot.pause()
-            await pilot.press("a")
+            await pilot.press("delete")
             await pilot.pause()
             await pilot.press("y")
             await pilot.pause()

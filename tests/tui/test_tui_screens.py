@@ -167,7 +167,7 @@ def test_the_table_and_its_dialogs_fit(store: Store, size: tuple[int, int]) -> N
             await pilot.press("l")
             await pilot.pause()
             assert isinstance(app.screen, SavedGamesScreen)
-            assert "Computer, level 1" in screen_text(app)  # this match, unfinished
+            assert "Computer, level 1 (open now)" in screen_text(app)  # this match
             assert_buttons_on_screen(app)
             await pilot.press("escape")
 

@@ -121,10 +121,10 @@ class GinApp(App[None]):
         else:
             self.push_screen(self._saved_games(), self._chosen_at_start)
 
-    def _saved_games(self) -> SavedGamesScreen:
+    def _saved_games(self, current: str | None = None) -> SavedGamesScreen:
         return SavedGamesScreen(saved_rows(self.store, "match"),
                                 _("Unfinished matches: choose one to resume"), store=self.store,
-                                new=_("New match"))
+                                new=_("New match"), current=current)
 
     def _chosen_at_start(self, match_id: str | None) -> None:
         if match_id is None or match_id == NEW:  # closing the list abandons nothing
@@ -217,9 +217,10 @@ class GinApp(App[None]):
         """Every unfinished match (this one too): resume another one, start a new one, or
         abandon one in words."""
         current = self.session
+        screen = self._saved_games(current.id if current is not None else None)
 
         def chosen(match_id: str | None) -> None:
-            if current is not None and self.store.load(current.id).status == "abandoned":
+            if current is not None and current.id in screen.abandoned:
                 self.game.detach()  # this match was given up: no more moves in it
                 if match_id is None or match_id in (NEW, current.id):
                     self.ask_new_match()
@@ -229,7 +230,7 @@ class GinApp(App[None]):
             elif match_id is not None and (current is None or match_id != current.id):
                 self.resume(match_id)
 
-        self.push_screen(self._saved_games(), chosen)
+        self.push_screen(screen, chosen)
 
     def show_rules(self) -> None:
         """The rules in force for this match (or the ones a new match would use)."""

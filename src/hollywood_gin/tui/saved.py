@@ -230,15 +230,21 @@ class SavedGamesScreen(ModalScreen[str | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "close", show=False),
-        Binding("a,delete", "abandon", "abandon", show=False),
+        # Not a letter: names typed ahead must never start abandoning a row.
+        Binding("delete", "abandon", "abandon", show=False),
     ]
 
     def __init__(self, rows: Sequence[SavedRow], title: str | None = None, *,
-                 store: Store | None = None, new: str | None = None) -> None:
+                 store: Store | None = None, new: str | None = None,
+                 current: str | None = None) -> None:
         """``store`` lets the list abandon a row (without it there is no Abandon button);
-        ``new`` is the label of a button that returns :data:`NEW` (none if not given)."""
+        ``new`` is the label of a button that returns :data:`NEW` (none if not given);
+        ``current`` is the id of the one on screen now, marked so.  The ids abandoned here
+        are in :attr:`abandoned` once the list closes."""
         super().__init__()
         self.rows = list(rows)
+        self.current = current
+        self.abandoned: list[str] = []
         self._title = title if title is not None else _("Saved games")
         self._store = store
         self._new = new
@@ -255,7 +261,7 @@ class SavedGamesScreen(ModalScreen[str | None]):
                 if self._new is not None:
                     yield Button(_("{label} (n)").format(label=self._new), id="new")
                 if self._store is not None:
-                    yield Button(_("Abandon… (a)"), variant="error", id="abandon")
+                    yield Button(_("Abandon… (Del)"), variant="error", id="abandon")
                 yield Button(_("Close (Esc)"), id="close")
 
     def on_mount(self) -> None:
@@ -277,7 +283,9 @@ class SavedGamesScreen(ModalScreen[str | None]):
         table = self.query_one("#rows", DataTable)
         table.clear()
         for row in self.rows:
-            table.add_row(row.title, row.rules, row.score, row.when, key=row.id)
+            title = (_("{title} (open now)").format(title=row.title) if row.id == self.current
+                     else row.title)
+            table.add_row(title, row.rules, row.score, row.when, key=row.id)
         self.query_one("#open", Button).disabled = not self.rows
         if self._store is not None:
             self.query_one("#abandon", Button).disabled = not self.rows
@@ -343,7 +351,8 @@ class SavedGamesScreen(ModalScreen[str | None]):
             self.query_one("#rows", DataTable).focus()  # the arrows move on the rows again
             if not yes:
                 return
-            abandon(store, row.id)
+            if abandon(store, row.id):
+                self.abandoned.append(row.id)
             self.rows = [r for r in self.rows if r.id != row.id]
             self._fill()
             self.notify(_("Abandoned: {title}").format(title=row.title))
