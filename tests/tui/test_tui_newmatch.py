@@ -142,3 +142,21 @@ def test_custom_rules_are_played_saved_and_shown_r9(store: Store) -> None:
             assert "knock" in book and "7" in book
 
     asyncio.run(run())
+
+
+def test_an_n_typed_while_the_game_starts_opens_one_dialog(store: Store) -> None:
+    """The first dialog is up before the first frame, and a new match asked for again (an
+    n typed ahead) does not stack a second dialog under it (found in a slow terminal)."""
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app.screen, NewMatchScreen)
+            app.game.action_new_match()
+            await _opened(pilot, app)
+            assert [type(s) for s in app.screen_stack].count(NewMatchScreen) == 1
+            await pilot.press("escape")  # one Escape closes it: nothing started, the game quits
+            await pilot.pause()
+            assert app.session is None and not isinstance(app.screen, NewMatchScreen)
+
+    asyncio.run(run())

@@ -99,7 +99,9 @@ class GinApp(App[None]):
         return self.game.thinking or self.game.hinting
 
     def on_mount(self) -> None:
-        self.call_after_refresh(self._start)
+        # The first dialog goes up before the first frame: keys typed while the program
+        # starts land in it, not on the empty table behind it.
+        self._start()
 
     # -- starting ----------------------------------------------------------------------
 
@@ -179,6 +181,8 @@ class GinApp(App[None]):
         if not self.ask and first:
             self.start_match(NewMatch(self.level, self.rules, self.first_dealer))
             return
+        if any(isinstance(screen, NewMatchScreen) for screen in self.screen_stack):
+            return  # one is open already (an n typed while the program started)
 
         def chosen(choice: NewMatch | None) -> None:
             if choice is not None:
