@@ -59,6 +59,9 @@ class GameScreen(TableScreen):
 
     def attach(self, session: GameSession) -> None:
         """Show a (new or resumed) match and carry on from wherever it stands."""
+        if not self.query("#message"):  # the app starts: the table is drawn first
+            self.app.call_after_refresh(self.attach, session)
+            return
         self.app.workers.cancel_group(self.app, "computer")  # a match left mid-move stops
         self.thinking = False
         self.session = session

@@ -199,6 +199,9 @@ class TableScreen(Screen[None]):
         return _("you deal") if dealer == HUMAN else _("the computer deals")
 
     def say(self, text: str | Text, error: bool = False) -> None:
+        if not self.query("#message"):  # said as the app starts: once the table is drawn
+            self.app.call_after_refresh(self.say, text, error)
+            return
         message = self.query_one("#message", Static)
         message.set_class(error, "-error")
         message.update(text)
