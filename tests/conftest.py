@@ -12,6 +12,7 @@ The ``ci`` profile (the default) keeps the whole suite fast; set
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterable, Sequence
 
 from hypothesis import HealthCheck, settings
@@ -33,6 +34,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HG_HYPOTHESIS_PROFILE", "ci"))
+
+# The tests never read or write the player's own files: their saved games, settings
+# and data folders live in a folder of this run's (subprocesses inherit it).
+_HOME = tempfile.mkdtemp(prefix="hg-tests-home-")
+for _name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+    os.environ[_name] = os.path.join(_HOME, _name.lower())
+os.environ.pop("HOLLYWOOD_GIN_DB", None)
+os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 
 
 def pytest_sessionstart(session: object) -> None:
