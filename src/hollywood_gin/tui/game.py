@@ -23,7 +23,7 @@ from ..i18n import _, ngettext
 from ..melds import discard_choices
 from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
-from .session import GameSession
+from .session import HUMAN, GameSession
 from .table import KEY_NAMES, KEYS, TableScreen
 from .widgets import CardWidget
 from .words import hint_words, knock_options, legal_now, refusal, sentence
@@ -117,9 +117,34 @@ class GameScreen(TableScreen):
         if session is self.session:
             self.proceed()
 
+    def review(self, hands: list[int] | None) -> None:
+        """The game review of ``hands`` (None: the whole match, every finished hand) for the
+        person, over the table; closing it comes back to the hand's or the match's end."""
+        from .review import ReviewScreen
+
+        session = self.session
+        assert session is not None
+        app = self.gin_app
+        screen = ReviewScreen(store=session.store, match_id=session.id, match=session.match,
+                              player=HUMAN, names=session.names, hands=hands,
+                              settings=app.review_settings, four_colour=app.four_colour)
+        self.app.push_screen(screen, lambda _none: self._after_review(session, hands))
+
+    def _after_review(self, session: GameSession, hands: list[int] | None) -> None:
+        if session is not self.session:  # pragma: no cover - the review is modal
+            return
+        if hands is None:
+            self.app.push_screen(MatchEndScreen(session), self._after_match_end)
+        else:
+            self.app.push_screen(HandEndScreen(session, self.gin_app.four_colour),
+                                 self._after_hand_end)
+
     def _after_hand_end(self, choice: str | None) -> None:
         session = self.session
         assert session is not None
+        if choice == "review":
+            self.review([session.hand_number])
+            return
         if choice == "undo" and session.can_undo:
             self.action_undo()
             return
@@ -132,7 +157,9 @@ class GameScreen(TableScreen):
         self.proceed()
 
     def _after_match_end(self, choice: str | None) -> None:
-        if choice == "rematch":
+        if choice == "review":
+            self.review(None)
+        elif choice == "rematch":
             self.gin_app.rematch()
         elif choice == "new":
             self.gin_app.ask_new_match()
