@@ -223,3 +223,33 @@ def summary_dict(review: MatchReview | HandReview) -> dict[str, Any]:
     acc = review.accuracy
     return {"accuracy": acc, "points_lost": review.points_lost,
             "decisions": len(review.decisions)}
+
+
+# -- for a server: a hand reviewed in a worker process ------------------------------------------
+
+
+def match_log(match: Match, last: int) -> list[list[tuple[int, str]]]:
+    """Hands 1 to ``last`` of a match as plain data (each hand's log of ``(player,
+    action)``): what a worker process needs to deal and replay them (the deal comes from
+    the match's seed), and safe to hand over while the match itself goes on."""
+    return [[(p, str(a)) for p, a in match.hands[k].history] for k in range(last)]
+
+
+def review_from_log(rules: dict[str, Any], seed: int, first_dealer: int,
+                    log: list[list[tuple[int, str]]], player: int,
+                    settings: ReviewSettings) -> tuple[str, ReviewRow]:
+    """Replay a match from :func:`match_log` and review ``player``'s decisions in its last
+    hand (which must be over): the review's JSON and its summary row (match id left
+    empty).  A module-level function, so that a process pool can run it."""
+    from ..actions import parse_action
+    from ..rules import Rules
+
+    match = Match(rules=Rules.from_dict(rules), seed=seed, first_dealer=first_dealer)
+    for k, hand_log in enumerate(log):
+        if k:
+            match.next_hand()
+        for p, text in hand_log:
+            match.apply(parse_action(text), p)
+    review = review_hand(match, len(log), player, settings=settings, hindsight=True)
+    return (json.dumps(review.to_dict(standalone=False)),
+            _row("", review, method_key(settings)))
