@@ -83,7 +83,12 @@ def _for_the_page(text: str, moves: list[list[Any]]) -> dict[str, Any]:
     best melds, and the hand's moves with their public cards."""
     data: dict[str, Any] = json.loads(text)
     for decision in data.get("decisions", []):
-        decision["layout"] = _layout(decision["view"]["hand"])
+        cards = decision["view"]["hand"]
+        decision["layout"] = _layout(cards)
+        for choice in decision["choices"]:  # a knock that leaves no deadwood is a gin
+            verb, _, card = choice["action"].partition(" ")
+            if verb == "knock":
+                choice["gin"] = _layout([c for c in cards if c != card])["deadwood"] == 0
     data["moves"] = moves
     return data
 

@@ -276,6 +276,7 @@ _DECISION = {
                 "action": _ACTION, "points": _NUMBER, "points_se": _NUMBER_OR_NULL,
                 "deals": {"type": "integer"}, "loss": _NUMBER, "loss_interval": _INTERVAL,
                 "grade": _GRADE, "equity": _NUMBER_OR_NULL,
+                "gin": {"type": "boolean", "description": "a knock choice leaving no deadwood"},
             },
             "required": ["action", "points", "points_se", "deals", "loss", "loss_interval",
                          "grade", "equity"],

@@ -1,5 +1,6 @@
 // The table's overlays: the invite link, a hand's end (both hands laid out, the words of
-// the score), the match's end with its rematch, an abandoned match, and no seat at all.
+// the score, its review), the match's end with its rematch and the match's review, an
+// abandoned match, and no seat at all.
 
 import { cardElement, pretty } from "./cards.js";
 import { button, el } from "./dom.js";
@@ -103,6 +104,9 @@ export function resultPanel(view) {
   });
   const entered = enteredText(s);
   if (entered) box.append(el("p", "entered", entered));
+  const review = button(t("btn.review_hand"), "", () => view.openReview([s.hand_number], false), "V");
+  review.classList.add("review-hand");
+  box.append(review);
   if (s.finished) {
     box.append(matchPanel(view));
   } else if (view.readySent || s.ready[me]) {
@@ -152,6 +156,10 @@ function matchPanel(view) {
   const fresh = el("a", "btn", t("btn.new_match"));
   fresh.href = "/";
   buttons.append(fresh);
+  const all = Array.from({ length: s.hand_number }, (_, i) => i + 1);
+  const review = button(t("btn.review_match"), "", () => view.openReview(all, true), "W");
+  review.classList.add("review-match");
+  buttons.append(review);
   box.append(buttons);
   return box;
 }
