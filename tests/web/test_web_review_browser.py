@@ -5,11 +5,23 @@ alternative)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
+
+SHOTS = os.environ.get("HG_SCREENSHOTS")
+
+
+def _shot(page: Any, name: str) -> None:
+    """With HG_SCREENSHOTS=docs/screenshots, the docs' pictures of the review."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +109,7 @@ def test_the_review_panel_at_the_table_desktop(browser: Any, web: Server,
     page.keyboard.press("w")  # the whole match
     _check_panel(page)
     _fits(page, ".panel.review")
+    _shot(page, "review-desktop")
     assert page.locator(".panel.review h2").inner_text() == "Review of your match"
     page.keyboard.press("Escape")
     page.wait_for_selector(".overlay .panel.result")
@@ -115,6 +128,7 @@ def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
     context, page, errors = _page(browser, web, PHONE, finished, f"/review/{finished['table']}")
     _check_panel(page)
     _fits(page, ".panel.review")
+    _shot(page, "review-phone")
     page.get_by_role("button", name="Next mistake").click()
     # the lobby lists the finished match with its accuracy and a chart of it
     page.goto(web.base + "/")

@@ -41,6 +41,7 @@ def _help_keys() -> tuple[tuple[str, str], ...]:
         ("u", _("undo your last move")),
         (_("p, click pile text"), _("the whole discard pile")),
         ("r", _("the rules in force")),
+        ("v", _("at a hand's or the match's end: review your decisions")),
         ("l", _("saved games: resume or abandon")),
         ("c", _("four-colour deck")),
         ("n", _("new match (this one stays saved)")),

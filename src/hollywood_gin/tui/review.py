@@ -415,7 +415,11 @@ class ReviewScreen(Screen[None]):
                      style=_GRADE_STYLE[grade])
         parts.append(Text(""))
         parts.append(chose)
-        if d.chosen != d.best:
+        if d.chosen != d.best and d.loss < 0.05:  # another choice, but no measurable loss
+            parts.append(Text(_("The best found was to {best}; yours did as well on these "
+                                "deals.").format(best=describe_action(d.best_action, hand)),
+                              style="#6ee07a"))
+        elif d.chosen != d.best:
             low, high = d.loss_interval
             better = Text(_("Better:") + " ", style="bold")
             better.append(describe_action(d.best_action, hand), style="bold #6ee07a")

@@ -106,16 +106,20 @@ export function resultPanel(view) {
   if (entered) box.append(el("p", "entered", entered));
   const review = button(t("btn.review_hand"), "", () => view.openReview([s.hand_number], false), "V");
   review.classList.add("review-hand");
-  box.append(review);
+  const row = el("div", "row-buttons");
   if (s.finished) {
-    box.append(matchPanel(view));
+    row.append(review);
+    box.append(row, matchPanel(view));
   } else if (view.readySent || s.ready[me]) {
     box.append(el("p", "waiting", t("result.waiting", { name: s.names[1 - me] })));
+    row.append(review);
+    box.append(row);
   } else {
     if (s.ready[1 - me]) box.append(el("p", "ready-note", t("result.they_wait", { name: s.names[1 - me] })));
     const next = button(t("btn.next"), "primary", () => view.next(), "N");
     next.disabled = !view.online;
-    box.append(next);
+    row.append(next, review);
+    box.append(row);
     view.focusLater(next);
   }
   return box;

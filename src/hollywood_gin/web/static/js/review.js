@@ -375,7 +375,9 @@ export class ReviewPanel {
       `${t(`rv.grade.${d.grade}`)}${GRADE_MARKS[d.grade] ? " " + GRADE_MARKS[d.grade] : ""}`);
     chose.append(grade);
     box.append(chose);
-    if (d.chosen !== d.best) {
+    if (d.chosen !== d.best && d.loss < 0.05) { // another choice, but no measurable loss
+      box.append(el("p", "rv-loss best", t("rv.as_good", { best: actionWords(d.best, choiceOf(d, d.best)) })));
+    } else if (d.chosen !== d.best) {
       const better = el("p", "rv-better");
       better.append(el("strong", "", t("rv.better") + " "),
         el("span", "best", actionWords(d.best, choiceOf(d, d.best))));
