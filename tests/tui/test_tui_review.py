@@ -181,3 +181,42 @@ def test_review_the_match_from_its_end(store: Store) -> None:
             assert len(rows) == len(session.match.hands)
 
     asyncio.run(run())
+
+
+def test_review_this_match_from_the_statistics(store: Store) -> None:
+    """a opens the statistics (the accuracy per level among them) with the finished matches;
+    Enter reviews the one chosen; closing the review comes back to the statistics, where
+    the match now has its accuracy."""
+    from hollywood_gin.tui.session import GameSession
+    from hollywood_gin.tui.statsscreen import StatsScreen
+
+    old = GameSession.new(store, level=2, rules=SHORT, seed=8, first_dealer=0)
+    play_out(old, until_finished=True)
+    assert old.match.finished
+
+    async def run() -> None:
+        app = make_app(store, seed=9)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("a")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+            text = screen_text(app)
+            assert "Finished matches" in text and old.id[:8] in text
+            assert "not reviewed" in text
+            await pilot.press("enter")
+            screen = await reviewed(pilot, app)
+            assert sorted(screen._hands) == list(range(1, len(old.match.hands) + 1))
+            assert "Review of your match" in screen_text(app)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+            text = screen_text(app)
+            assert "accuracy" in text.split(old.id[:8])[-1].splitlines()[0], text
+            body = str(app.screen.query_one("#st-text").render())
+            assert "Accuracy of your decisions" in body and "level 2" in body
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, StatsScreen)
+
+    asyncio.run(run())

@@ -43,6 +43,7 @@ def _help_keys() -> tuple[tuple[str, str], ...]:
         ("r", _("the rules in force")),
         ("v", _("at a hand's or the match's end: review your decisions")),
         ("l", _("saved games: resume or abandon")),
+        ("a", _("your statistics; review a finished match")),
         ("c", _("four-colour deck")),
         ("n", _("new match (this one stays saved)")),
         ("? F1", _("this help (Esc closes)")),

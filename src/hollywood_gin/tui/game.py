@@ -50,6 +50,7 @@ class GameScreen(TableScreen):
         Binding("c", "colours", "colours", show=False),
         Binding("n", "new_match", "new", show=False),
         Binding("l", "saved_games", "saved", show=False),
+        Binding("a", "stats", "stats", show=False),
         Binding("question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)),
@@ -414,6 +415,30 @@ class GameScreen(TableScreen):
 
     def action_rules(self) -> None:
         self.gin_app.show_rules()
+
+    def action_stats(self) -> None:
+        """Your statistics, and "Review this match" for any finished match."""
+        from .statsscreen import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.gin_app.store), self._after_stats)
+
+    def _after_stats(self, match_id: str | None) -> None:
+        """Review the match chosen in the statistics; closing the review comes back to them."""
+        if match_id is None:
+            return
+        from .review import ReviewScreen
+
+        app = self.gin_app
+        try:
+            saved = app.store.open_match(match_id)
+        except HollywoodGinError as exc:
+            self.say(_("The match {id} cannot be reviewed: {error}").format(
+                id=match_id[:8], error=exc), error=True)
+            return
+        screen = ReviewScreen(store=app.store, match_id=match_id, match=saved.match, player=HUMAN,
+                              names=saved.players, settings=app.review_settings,
+                              four_colour=app.four_colour)
+        self.app.push_screen(screen, lambda _none: self.action_stats())
 
     def action_new_match(self) -> None:
         self.gin_app.ask_new_match()
