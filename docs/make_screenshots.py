@@ -4,8 +4,8 @@ Run from the repository root:  python docs/make_screenshots.py
 
 It plays a seeded match against the computer with Textual's test pilot, the
 person's side scripted (draw, knock when allowed, else the least-deadwood
-discard), and saves: the game, the new-match dialog, the end of a hand, the
-finished match with its sheet, the help screen and the score keeper on the
+discard), and saves: the game, the new-match dialog, the end of a hand and its
+review, the finished match with its sheet, the help screen and the score keeper on the
 the rule book R7.6 example.  A temporary database is used, never your saved games.
 """
 
@@ -32,6 +32,7 @@ from hollywood_gin.tui.app import (  # noqa: E402
     NewMatchScreen,
 )
 from hollywood_gin.tui.keeper import KeeperApp  # noqa: E402
+from hollywood_gin.tui.review import ReviewScreen  # noqa: E402
 
 OUT = HERE / "screenshots"
 SIZE = (112, 34)
@@ -65,6 +66,20 @@ async def person(pilot: object, app: GinApp) -> None:
         await pilot.press(key, key)  # type: ignore[attr-defined]
 
 
+async def review(pilot: object, app: GinApp) -> None:
+    """The game review of the hand just ended (v), at its first marked decision."""
+    await pilot.press("v")  # type: ignore[attr-defined]
+    for _ in range(5000):
+        await pilot.pause()  # type: ignore[attr-defined]
+        if isinstance(app.screen, ReviewScreen) and app.screen.done:
+            break
+    await pilot.press("m")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+    shot(app, "review")
+    await pilot.press("escape")  # type: ignore[attr-defined]
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
 def shot(app: object, name: str) -> None:
     app.save_screenshot(f"tui-{name}.svg", path=str(OUT))  # type: ignore[attr-defined]
     print("wrote", OUT / f"tui-{name}.svg")
@@ -82,7 +97,7 @@ async def game(db: str) -> None:
         shot(app, "new-match")
         await pilot.press("enter")
         await settle(pilot, app)
-        game_shot = hand_shot = False
+        game_shot = hand_shot = review_shot = False
         while True:
             await settle(pilot, app)
             session = app.session
@@ -96,6 +111,10 @@ async def game(db: str) -> None:
                         and result.score.layoffs:
                     shot(app, "hand-end")
                     hand_shot = True
+                mine = sum(1 for p, _a in session.hand.history if p == 0)
+                if not review_shot and mine >= 14:  # a hand with decisions to step through
+                    await review(pilot, app)
+                    review_shot = True
                 await pilot.press("enter")
                 continue
             view = session.view()

@@ -264,6 +264,7 @@ def test_replay_into_head_prints_its_first_line_quietly() -> None:
     ("sqlalchemy", ["play"], "play"),
     ("psycopg", ["stats", "--db", "postgresql+psycopg://u:p@127.0.0.1:9/x"], "postgres"),
     ("matplotlib", ["arena", "random", "random", "--hands", "2", "--plot", "x.png"], "plot"),
+    ("matplotlib", ["stats", "--plot", "x.png"], "plot"),
     ("ray", ["arena", "random", "random", "--hands", "2", "--ray", "auto"], "cluster"),
     ("pyspiel", ["arena", "random", "random", "--hands", "2", "--engine", "openspiel"],
      "openspiel"),

@@ -30,13 +30,14 @@ __all__ = [
     "hands_table",
     "matches_table",
     "metadata",
+    "reviews_table",
     "schema_revision",
     "seats_table",
 ]
 
 #: The Alembic revision these tables are (the newest migration's id; a test checks it).
 #: The store compares it with the database's without loading Alembic.
-SCHEMA_REVISION = "0001"
+SCHEMA_REVISION = "0002"
 #: Where Alembic keeps a database's revision: prefixed like our tables, so that another
 #: Alembic-managed application may share the database.
 VERSION_TABLE = "hg_alembic_version"
@@ -93,6 +94,25 @@ seats_table = Table(
     Column("seat", Integer, primary_key=True),
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("name", String(64), nullable=False),
+)
+
+#: A seat's game review of one finished hand (``hollywood_gin.review``), kept so that it is
+#: computed once: ``data`` is the hand's review as JSON, ``method`` the key of the settings
+#: it was made with (a review made otherwise is another row), and the summary columns let
+#: the statistics read accuracy without reading the reviews.
+reviews_table = Table(
+    "hg_reviews",
+    metadata,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("hand_number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("method", String(32), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("decisions", Integer, nullable=False),
+    Column("accuracy", Float, nullable=True),
+    Column("points_lost", Float, nullable=False),
+    Column("data", Text, nullable=False),
 )
 
 

@@ -99,3 +99,69 @@ def test_a_match_given_up_counts_as_a_lost_match(tmp_path: Path) -> None:
     assert "given up" in text and "0%" in text  # no win in one decided match
     assert "1 hands" not in text
     store.close()
+
+
+# -- accuracy over time (issue 13): kept reviews only, a sparkline, a PNG, and --review -------
+
+FAST = ["--deals", "4"]
+
+
+def test_accuracy_over_time_comes_from_the_reviewed_matches(tmp_path: Path) -> None:
+    from hollywood_gin.review import ReviewSettings
+    from hollywood_gin.review.saved import review_saved
+    from hollywood_gin.tui.stats import sparkline
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    short = Rules(columns=1, game_target=1)
+    matches = [_play(store, level=level, seed=seed, rules=short)
+               for level, seed in ((2, 1), (2, 2), (4, 3))]
+    stats = gather(store)
+    assert stats.accuracy == {} and stats.unreviewed == 3
+    assert "No match reviewed yet" in render(stats)
+    fast = ReviewSettings(min_deals=2, max_deals=4, batch=2)
+    reviews = [review_saved(store, m.id, HUMAN, settings=fast) for m in matches[:2]]
+    stats = gather(store)
+    assert stats.unreviewed == 1 and set(stats.accuracy) == {2}
+    points = stats.accuracy[2]
+    assert [p.match_id for p in points] == [m.id for m in matches[:2]]  # oldest first
+    assert [p.accuracy for p in points] == pytest.approx([r.accuracy for r in reviews])
+    text = render(stats)
+    assert sparkline([p.accuracy for p in points]) in text
+    assert "1 finished match is not reviewed yet" in text
+    assert json.loads(json.dumps(stats.to_json()))["accuracy"]["2"][0]["match_id"] == matches[0].id
+    store.close()
+
+
+def test_sparkline_goes_from_the_lowest_block_to_the_highest() -> None:
+    from hollywood_gin.tui.stats import sparkline
+
+    assert sparkline([0, 50, 100]) == "▁▅█"
+    assert sparkline([-5, 120]) == "▁█"
+    assert sparkline([]) == ""
+
+
+def test_stats_review_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``stats --review ID`` prints the review (the review command's code) and the match
+    enters the accuracy; ``stats --plot FILE`` writes a PNG of it."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    session = _play(store, level=3, seed=6, rules=Rules(columns=1, game_target=1))
+    store.close()
+    png = tmp_path / "accuracy.png"
+    assert main(["stats", "--db", url, "--plot", str(png)]) == 0
+    assert "0 reviewed matches" in capsys.readouterr().out
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    from hollywood_gin.review.commands import print_saved_review
+
+    assert print_saved_review(session.id[:8], url, deals=4) == 0
+    out = capsys.readouterr().out
+    assert "Review of You's decisions" in out and "Accuracy" in out
+    assert main(["stats", "--db", url]) == 0
+    assert "level 3" in capsys.readouterr().out.split("Accuracy of your decisions")[1]
+    png.unlink()
+    assert main(["stats", "--db", url, "--plot", str(png)]) == 0
+    assert "1 reviewed matches" in capsys.readouterr().out and png.exists()
+    assert main(["stats", "--db", url, "--review", "zzzz"]) == 2
+    assert "no saved match" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # one of --export, --review, --plot at a time
+        main(["stats", "--db", url, "--review", session.id[:8], "--plot", str(png)])

@@ -40,12 +40,21 @@ def main() -> None:
     parser.add_argument("--table-burst", type=int, default=10)
     parser.add_argument("--pending-sockets", type=int, default=8)
     parser.add_argument("--flaky-store", action="store_true")
+    parser.add_argument("--review-deals", type=int, default=4)  # few: tests stay fast
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
     options: dict[str, Any] = {
         "bot_delay": args.bot_delay, "message_rate": args.message_rate,
         "message_burst": args.message_burst, "table_rate": args.table_rate,
         "table_burst": args.table_burst, "pending_sockets": args.pending_sockets}
+    try:
+        from hollywood_gin.review import ReviewSettings
+
+        deals = args.review_deals
+        options["review_settings"] = ReviewSettings(min_deals=min(2, deals), max_deals=deals,
+                                                    batch=min(2, deals))
+    except ImportError:  # a server from before the game review
+        pass
     # Only what this server's create_app takes (the tests may be run against an older one).
     takes = inspect.signature(create_app).parameters
     store = FlakyStore(args.db) if args.flaky_store else Store(args.db)

@@ -28,7 +28,7 @@ from hollywood_gin.web.protocol import (
     parse_client_message,
     state_frame,
 )
-from hollywood_gin.web.schema import CLIENT_SCHEMA, SERVER_SCHEMA
+from hollywood_gin.web.schema import CLIENT_SCHEMA, REVIEW_SCHEMA, SERVER_SCHEMA
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
 TOKEN = "abcdefghijklmnopqrstuvwx"
@@ -89,6 +89,7 @@ def _doc_schema(name: str) -> Any:
 def test_the_documented_schemas_are_the_ones_the_server_uses() -> None:
     assert _doc_schema("client-schema") == CLIENT_SCHEMA
     assert _doc_schema("server-schema") == SERVER_SCHEMA
+    assert _doc_schema("review-schema") == REVIEW_SCHEMA
     text = DOC.read_text(encoding="utf-8")
     for code in ERROR_CODES:
         assert f"`{code}`" in text

@@ -14,15 +14,24 @@ from typing import Any
 from ..cli import whole
 from ..errors import HollywoodGinError
 
-__all__ = ["register"]
+__all__ = ["print_saved_review", "register"]
 
 
-def _load_saved(match_id: str, db: str | None) -> tuple[Any, tuple[str, str]]:
-    """The match and player names of a saved game (the ``stats`` command's store).  A
-    missing extra raises ModuleNotFoundError: the CLI names the extra to install."""
+def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
+                       hand: int | None = None, as_json: bool = False, seed: int = 0,
+                       jobs: int = 1, deals: int = 192, hindsight: bool = False) -> int:
+    """Review a saved match (by its id or a unique beginning of it) and print the review:
+    ``review --saved`` and ``stats --review`` both run this.  The hands reviewed before
+    (in the games, or by an earlier run) are read from the store, the others are made
+    and kept (so the statistics get the match's accuracy).  A missing extra raises
+    ModuleNotFoundError: the CLI names the extra to install."""
     from ..store import Store
     from ..tui.stats import find_match
+    from .engine import ReviewSettings
+    from .saved import review_saved
+    from .text import ReviewProgress, render_match
 
+    settings = ReviewSettings(seed=seed, min_deals=min(24, deals), max_deals=deals)
     store = Store(db)
     try:
         row = find_match(store, match_id)
@@ -30,26 +39,32 @@ def _load_saved(match_id: str, db: str | None) -> tuple[Any, tuple[str, str]]:
             raise HollywoodGinError(
                 f"match {row.id[:8]} is a score-keeper sheet: it has no cards or actions "
                 "to review")
-        persistent = store.open_match(row.id)
-        return persistent.match, persistent.players
+        review = review_saved(store, row.id, player, hands=None if hand is None else [hand],
+                              settings=settings, jobs=jobs, hindsight=hindsight,
+                              progress=ReviewProgress(sys.stderr))
     finally:
         store.close()
+    if as_json:
+        print(json.dumps(review.to_dict()))
+    else:
+        print(render_match(review))
+    return 0
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
+    if args.saved:
+        return print_saved_review(args.saved, args.db, player=args.player, hand=args.hand,
+                                  as_json=args.json, seed=args.seed, jobs=args.jobs,
+                                  deals=args.deals, hindsight=args.hindsight)
+    from ..record import load_record, players_of_record
     from .engine import ReviewSettings, review_match
     from .text import ReviewProgress, render_match
 
     settings = ReviewSettings(seed=args.seed, min_deals=min(24, args.deals),
                               max_deals=args.deals)
-    if args.saved:
-        match, names = _load_saved(args.saved, args.db)
-    else:
-        from ..record import load_record, players_of_record
-
-        match = load_record(args.record)
-        with open(args.record, encoding="utf-8") as f:
-            names = players_of_record(json.load(f))
+    match = load_record(args.record)
+    with open(args.record, encoding="utf-8") as f:
+        names = players_of_record(json.load(f))
     hands = None if args.hand is None else [args.hand]
     review = review_match(match, args.player, hands=hands, settings=settings, jobs=args.jobs,
                           progress=ReviewProgress(sys.stderr), hindsight=args.hindsight,

@@ -11,11 +11,13 @@ Saved games screen), none opens the new-match dialog.  Nothing is ever abandoned
 closing a dialog; a new match leaves the others saved.
 
 The screens live beside this module: :mod:`.table` draws the table, :mod:`.game`
-plays on it, :mod:`.handend`, :mod:`.newmatch`, :mod:`.dialogs` and :mod:`.saved` are
-the rest.
+plays on it, :mod:`.handend`, :mod:`.review` (the game review), :mod:`.newmatch`,
+:mod:`.dialogs` and :mod:`.saved` are the rest.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import App
@@ -32,6 +34,9 @@ from .saved import NEW, SavedGamesScreen, saved_rows
 from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint
 from .table import KEY_NAMES
 from .widgets import AskScreen
+
+if TYPE_CHECKING:
+    from ..review import ReviewSettings
 
 __all__ = ["KEY_NAMES", "GameScreen", "GinApp", "HandEndScreen", "HelpScreen", "MatchEndScreen",
            "NewMatch", "NewMatchScreen", "PileScreen", "RulesScreen", "SavedGamesScreen"]
@@ -60,11 +65,13 @@ class GinApp(App[None]):
         four_colour: bool = False,
         bot_factory: BotFactory = default_bot,
         hinter: Hinter = default_hint,
+        review_settings: ReviewSettings | None = None,
     ) -> None:
         """``new`` offers no saved match; ``ask`` False starts at once with the given level
         and rules instead of showing the new-match dialog (given flags mean start now);
         ``resume`` opens that saved match; ``delay`` is the pause before each computer move,
-        in seconds."""
+        in seconds; ``review_settings`` how hard the game review looks (its defaults: about
+        a second of CPU a hand)."""
         super().__init__()
         self.store = store
         self.level = level
@@ -78,6 +85,7 @@ class GinApp(App[None]):
         self.four_colour = four_colour
         self.bot_factory = bot_factory
         self.hinter = hinter
+        self.review_settings = review_settings
 
     def get_default_screen(self) -> GameScreen:
         return GameScreen()

@@ -84,10 +84,17 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_stats(args: argparse.Namespace) -> int:
-    from .stats import export_match, gather, render, render_json
+    from .stats import export_match, gather, plot_accuracy, render, render_json
 
+    if args.review:
+        from ..review.commands import print_saved_review
+
+        return print_saved_review(args.review, args.db, as_json=args.json, jobs=args.jobs)
     if args.export:
         check_writable(args.export[1])
+    if args.plot:
+        check_writable(args.plot)
+        import matplotlib  # noqa: F401  # a missing plot extra is named before any work
     store = _open_store(args.db)
     try:
         if args.export:
@@ -97,6 +104,12 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                   f"(read it with: hollywood-gin replay {path})")
             return 0
         stats = gather(store)
+        if args.plot:
+            plot_accuracy(stats, args.plot)
+            count = sum(len(points) for points in stats.accuracy.values())
+            print(_("Wrote the accuracy of {n} reviewed matches to {path}").format(
+                n=count, path=args.plot))
+            return 0
         print(render_json(stats) if args.json else render(stats))
     finally:
         store.close()
@@ -188,10 +201,22 @@ def register(subparsers: Any) -> None:
     stats = subparsers.add_parser(
         "stats", help="statistics of your matches against the computer",
         description="Matches and hands played and won per level, gins, undercuts, best and "
-        "worst match, longest win streak; --export writes a match's record.")
+        "worst match, longest win streak, the accuracy of your decisions over time (from the "
+        "matches reviewed); --export writes a match's record, --review reviews one, --plot "
+        "draws the accuracy.")
     stats.add_argument("--json", action="store_true", help="print JSON for scripts")
-    stats.add_argument("--export", nargs=2, metavar=("MATCH_ID", "FILE"),
-                       help="write a saved match's record (readable by 'hollywood-gin replay')")
+    one = stats.add_mutually_exclusive_group()
+    one.add_argument("--export", nargs=2, metavar=("MATCH_ID", "FILE"),
+                     help="write a saved match's record (readable by 'hollywood-gin replay')")
+    one.add_argument("--review", metavar="MATCH_ID", default=None,
+                     help="review your decisions in a saved match, as 'hollywood-gin review "
+                     "--saved' does (about 30 s of CPU for a whole match; hands reviewed "
+                     "before are reused); the match then counts in the accuracy")
+    stats.add_argument("--jobs", type=whole(1, 64), default=1,
+                       help="processes for --review (default 1)")
+    one.add_argument("--plot", metavar="FILE", default=None,
+                     help="write a PNG of your accuracy per reviewed match over time, by "
+                     "level (needs the 'plot' extra)")
     stats.add_argument("--db", default=None, metavar="URL", help=db_help)
     stats.set_defaults(func=_cmd_stats)
 

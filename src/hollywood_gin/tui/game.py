@@ -23,7 +23,7 @@ from ..i18n import _, ngettext
 from ..melds import discard_choices
 from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
-from .session import GameSession
+from .session import HUMAN, GameSession
 from .table import KEY_NAMES, KEYS, TableScreen
 from .widgets import CardWidget
 from .words import hint_words, knock_options, legal_now, refusal, sentence
@@ -50,6 +50,7 @@ class GameScreen(TableScreen):
         Binding("c", "colours", "colours", show=False),
         Binding("n", "new_match", "new", show=False),
         Binding("l", "saved_games", "saved", show=False),
+        Binding("a", "stats", "stats", show=False),
         Binding("question_mark,f1", "help", "help"),
         Binding("q", "quit", "quit"),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)),
@@ -117,9 +118,34 @@ class GameScreen(TableScreen):
         if session is self.session:
             self.proceed()
 
+    def review(self, hands: list[int] | None) -> None:
+        """The game review of ``hands`` (None: the whole match, every finished hand) for the
+        person, over the table; closing it comes back to the hand's or the match's end."""
+        from .review import ReviewScreen
+
+        session = self.session
+        assert session is not None
+        app = self.gin_app
+        screen = ReviewScreen(store=session.store, match_id=session.id, match=session.match,
+                              player=HUMAN, names=session.names, hands=hands,
+                              settings=app.review_settings, four_colour=app.four_colour)
+        self.app.push_screen(screen, lambda _none: self._after_review(session, hands))
+
+    def _after_review(self, session: GameSession, hands: list[int] | None) -> None:
+        if session is not self.session:  # pragma: no cover - the review is modal
+            return
+        if hands is None:
+            self.app.push_screen(MatchEndScreen(session), self._after_match_end)
+        else:
+            self.app.push_screen(HandEndScreen(session, self.gin_app.four_colour),
+                                 self._after_hand_end)
+
     def _after_hand_end(self, choice: str | None) -> None:
         session = self.session
         assert session is not None
+        if choice == "review":
+            self.review([session.hand_number])
+            return
         if choice == "undo" and session.can_undo:
             self.action_undo()
             return
@@ -132,7 +158,9 @@ class GameScreen(TableScreen):
         self.proceed()
 
     def _after_match_end(self, choice: str | None) -> None:
-        if choice == "rematch":
+        if choice == "review":
+            self.review(None)
+        elif choice == "rematch":
             self.gin_app.rematch()
         elif choice == "new":
             self.gin_app.ask_new_match()
@@ -387,6 +415,30 @@ class GameScreen(TableScreen):
 
     def action_rules(self) -> None:
         self.gin_app.show_rules()
+
+    def action_stats(self) -> None:
+        """Your statistics, and "Review this match" for any finished match."""
+        from .statsscreen import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.gin_app.store), self._after_stats)
+
+    def _after_stats(self, match_id: str | None) -> None:
+        """Review the match chosen in the statistics; closing the review comes back to them."""
+        if match_id is None:
+            return
+        from .review import ReviewScreen
+
+        app = self.gin_app
+        try:
+            saved = app.store.open_match(match_id)
+        except HollywoodGinError as exc:
+            self.say(_("The match {id} cannot be reviewed: {error}").format(
+                id=match_id[:8], error=exc), error=True)
+            return
+        screen = ReviewScreen(store=app.store, match_id=match_id, match=saved.match, player=HUMAN,
+                              names=saved.players, settings=app.review_settings,
+                              four_colour=app.four_colour)
+        self.app.push_screen(screen, lambda _none: self.action_stats())
 
     def action_new_match(self) -> None:
         self.gin_app.ask_new_match()

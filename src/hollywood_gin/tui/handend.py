@@ -1,4 +1,6 @@
-"""The end of a hand (both layouts, the points, the sheet entry) and the end of the match."""
+"""The end of a hand (both layouts, the points, the sheet entry) and the end of the match.
+
+Both offer the game review (Review, v: :mod:`.review`); closing it comes back here."""
 
 from __future__ import annotations
 
@@ -166,6 +168,7 @@ class HandEndScreen(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,n", "close('next')", "next hand", priority=True),
         Binding("u", "close('undo')", "undo"),
+        Binding("v", "close('review')", "review"),
     ]
 
     def __init__(self, session: GameSession, four: bool) -> None:
@@ -190,6 +193,7 @@ class HandEndScreen(Dialog[str]):
                 yield Button(label, variant="primary", id="next", compact=True)
                 if session.can_undo:
                     yield Button(_("Undo my last move (u)"), id="undo", compact=True)
+                yield Button(_("Review (v)"), id="review", compact=True)
 
     def action_close(self, choice: str) -> None:
         if choice == "undo" and not self._session.can_undo:
@@ -220,6 +224,7 @@ class MatchEndScreen(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r,enter", "close('rematch')", "rematch", priority=True),
         Binding("n", "close('new')", "new match"),
+        Binding("v", "close('review')", "review"),
         Binding("q,escape", "close('quit')", "quit"),
     ]
 
@@ -260,6 +265,7 @@ class MatchEndScreen(Dialog[str]):
             with Horizontal(id="buttons"):
                 yield Button(_("Rematch (r)"), variant="primary", id="rematch", compact=True)
                 yield Button(_("New match (n)"), id="new", compact=True)
+                yield Button(_("Review (v)"), id="review", compact=True)
                 yield Button(_("Quit (q)"), id="quit", compact=True)
 
     def action_close(self, choice: str) -> None:

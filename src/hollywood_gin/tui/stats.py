@@ -1,8 +1,10 @@
 """Statistics of the matches played against the computer, and exporting one as a record.
 
 Everything is read from the saved-games store: the match rows (level,
-assisted, winner, totals) and the hands table (kind, winner of each ended
-hand).  The person is player 0 in every stored match against the computer.
+assisted, winner, totals), the hands table (kind, winner of each ended
+hand) and the kept game reviews' summaries (accuracy over time, per level: see
+:mod:`hollywood_gin.review.saved` for why a match enters it once it is reviewed, never
+reviewed here).  The person is player 0 in every stored match against the computer.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from ..i18n import _, ngettext
 from ..record import save_record
 from ..store import Store, StoredMatch
 
-__all__ = ["LevelStats", "Stats", "export_match", "find_match", "gather", "render"]
+__all__ = ["AccuracyPoint", "LevelStats", "Stats", "export_match", "find_match", "gather",
+           "plot_accuracy", "render", "sparkline"]
 
 HUMAN = 0
 
@@ -46,6 +49,17 @@ class MatchLine:
     when: float
 
 
+@dataclass(frozen=True, slots=True)
+class AccuracyPoint:
+    """One reviewed finished match: when it ended and the person's accuracy in it (0-100)."""
+
+    match_id: str
+    when: float
+    accuracy: float
+    decisions: int
+    points_lost: float
+
+
 @dataclass(slots=True)
 class Stats:
     """The numbers ``hollywood-gin stats`` prints."""
@@ -61,10 +75,15 @@ class Stats:
     longest_streak: int = 0
     current_streak: int = 0
     recent: list[dict[str, Any]] = field(default_factory=list)
+    #: By level, the reviewed finished matches, oldest first.
+    accuracy: dict[int, list[AccuracyPoint]] = field(default_factory=dict)
+    #: Finished matches not reviewed yet (no accuracy for them).
+    unreviewed: int = 0
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["levels"] = {str(k): v for k, v in data["levels"].items()}
+        data["accuracy"] = {str(k): v for k, v in data["accuracy"].items()}
         return data
 
 
@@ -137,7 +156,96 @@ def gather(store: Store, *, recent: int = 10) -> Stats:
             "updated_at": row.updated_at,
         })
     stats.levels = dict(sorted(stats.levels.items()))
+    _gather_accuracy(store, stats, rows, hands_by_match)
     return stats
+
+
+def _gather_accuracy(store: Store, stats: Stats, rows: list[StoredMatch],
+                     hands_by_match: dict[str, list[dict[str, Any]]]) -> None:
+    """Accuracy per level over time, from the reviews kept in the store (never made here:
+    a match review costs about thirty seconds of CPU)."""
+    from ..review.saved import match_accuracies
+
+    finished = {row.id: row for row in rows if row.status == "finished"}
+    if not finished:
+        return
+    counts = {match_id: len(hands_by_match.get(match_id, [])) for match_id in finished}
+    found = match_accuracies(store.review_rows(list(finished)), counts)
+    series: dict[int, list[AccuracyPoint]] = {}
+    for match_id, row in finished.items():
+        acc = found.get((match_id, HUMAN))
+        if acc is None:
+            stats.unreviewed += 1
+            continue
+        series.setdefault(_level(row), []).append(AccuracyPoint(
+            match_id, row.updated_at, acc.accuracy, acc.decisions, acc.points_lost))
+    stats.accuracy = {level: sorted(points, key=lambda p: p.when)
+                      for level, points in sorted(series.items())}
+
+
+_BARS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: list[float], low: float = 0.0, high: float = 100.0) -> str:
+    """Values as a line of block characters, one a value (``low`` the lowest block)."""
+    out = []
+    for v in values:
+        share = (min(max(v, low), high) - low) / (high - low) if high > low else 0.0
+        out.append(_BARS[min(len(_BARS) - 1, int(share * len(_BARS)))])
+    return "".join(out)
+
+
+#: The most matches a sparkline shows (the latest ones).
+SPARK_LENGTH = 30
+
+
+def _accuracy_lines(stats: Stats) -> list[str]:
+    lines = ["", _("Accuracy of your decisions (game review, 0 to 100), oldest to newest:")]
+    if not stats.accuracy:
+        lines.append("  " + _("No match reviewed yet: press Review (v) at a match's end, or "
+                              "run hollywood-gin stats --review ID."))
+    for level, points in stats.accuracy.items():
+        values = [p.accuracy for p in points][-SPARK_LENGTH:]
+        mean = sum(values) / len(values)
+        count = ngettext("{n} match", "{n} matches", len(points)).format(n=len(points))
+        lines.append("  " + _("level {n}").format(n=level).ljust(9) + sparkline(values).ljust(
+            SPARK_LENGTH + 1) + _("latest {last:.0f}, mean {mean:.0f} ({count})").format(
+            last=values[-1], mean=mean, count=count))
+    if stats.unreviewed and stats.accuracy:
+        lines.append("  " + ngettext(
+            "{n} finished match is not reviewed yet (hollywood-gin stats --review ID).",
+            "{n} finished matches are not reviewed yet (hollywood-gin stats --review ID).",
+            stats.unreviewed).format(n=stats.unreviewed))
+    return lines
+
+
+def plot_accuracy(stats: Stats, path: str) -> None:
+    """A PNG of the accuracy of each reviewed match over time, a line per level (needs the
+    ``plot`` extra: a missing matplotlib raises ModuleNotFoundError, which the CLI names)."""
+    from datetime import datetime
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    for level, points in stats.accuracy.items():
+        when: list[Any] = [datetime.fromtimestamp(p.when) for p in points]
+        ax.plot(when, [p.accuracy for p in points], marker="o",
+                label=_("level {n}").format(n=level))
+    ax.set_ylim(0, 100)
+    ax.set_ylabel(_("accuracy (0 to 100)"))
+    ax.set_title(_("Accuracy of your decisions per match, by the computer's level"))
+    if stats.accuracy:
+        ax.legend()
+    else:
+        ax.text(0.5, 0.5, _("No match reviewed yet"), ha="center", va="center",
+                transform=ax.transAxes)
+    fig.autofmt_xdate()
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -175,9 +283,10 @@ def render(stats: Stats) -> str:
                                  outcome=outcome, id=line.id[:8]))
     lines.append(_("Longest win streak: {longest} (current {current})").format(
         longest=stats.longest_streak, current=stats.current_streak))
+    lines += _accuracy_lines(stats)
     if stats.recent:
         lines += ["", _("Recent matches (export one with: hollywood-gin stats --export ID "
-                        "FILE)")]
+                        "FILE; review one with: hollywood-gin stats --review ID)")]
         status = {"playing": _("playing"), "abandoned": _("given up")}
         for m in stats.recent:
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"

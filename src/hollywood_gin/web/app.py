@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -46,6 +46,7 @@ from .protocol import (
     error_frame,
     parse_client_message,
 )
+from .reviews import Reviewer
 from .rulespage import language, rules_page
 from .tables import (
     TABLE_ID_RE,
@@ -55,6 +56,9 @@ from .tables import (
     default_bot_factory,
     error_for,
 )
+
+if TYPE_CHECKING:
+    from ..review import ReviewSettings
 
 __all__ = ["HELLO_TIMEOUT", "STATIC_DIR", "MessageRate", "create_app"]
 
@@ -122,6 +126,8 @@ def create_app(
     table_rate: float = TABLE_RATE,
     table_burst: int = TABLE_BURST,
     pending_sockets: int = UNGREETED_SOCKETS,
+    review_settings: ReviewSettings | None = None,
+    review_workers: int = 1,
 ) -> Starlette:
     """The web app over one store.
 
@@ -131,12 +137,14 @@ def create_app(
     can follow it.  ``message_rate`` and ``message_burst`` bound what one WebSocket may
     send (0: no bound); ``table_rate`` (a minute) and ``table_burst`` the tables one
     client address may create; ``pending_sockets`` the WebSockets one address may hold
-    open before they say hello (0: no bound).
+    open before they say hello (0: no bound); ``review_settings`` how hard the game
+    review looks and ``review_workers`` the processes that make reviews (reviews.py).
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
-    lobby = Lobby(manager)
+    reviewer = Reviewer(manager, settings=review_settings, workers=review_workers)
+    lobby = Lobby(manager, reviewer.method)
     origins = None if allowed_origins is None else frozenset(o.rstrip("/") for o in allowed_origins)
     creations = AddressRate(table_rate, table_burst)
     ungreeted = Ungreeted(pending_sockets)
@@ -209,6 +217,10 @@ def create_app(
         ops.event("table_abandoned", table=out["table"])
         return out
 
+    async def review_table(request: Request, data: dict[str, Any]) -> Any:
+        return await reviewer.answer(request.path_params["table"], data.get("token"),
+                                     data.get("hand"))
+
     async def rules_of(request: Request, table: str | None) -> Rules | None:
         """The rules of a table, of ``?preset=``, or the default preset (None: no such)."""
         if table is not None:
@@ -276,6 +288,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        reviewer.close()
         manager.close()
         if store is None:
             the_store.close()
@@ -285,6 +298,7 @@ def create_app(
             Route("/", page),
             Route("/t/{table}", page),
             Route("/join/{table}", page),
+            Route("/review/{table}", page),
             Route("/rules", rules_html),
             Route("/rules/{table}", rules_html),
             Route("/api/health", health),
@@ -295,6 +309,8 @@ def create_app(
             Route("/api/tables/{table}/join", api({"invite", "name"}, join_table),
                   methods=["POST"]),
             Route("/api/tables/{table}/abandon", api({"token"}, abandon_table),
+                  methods=["POST"]),
+            Route("/api/tables/{table}/review", api({"token", "hand"}, review_table),
                   methods=["POST"]),
             WebSocketRoute("/ws/{table}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
@@ -308,6 +324,7 @@ def create_app(
     app.state.manager = manager
     app.state.store = the_store
     app.state.ops = ops
+    app.state.reviewer = reviewer
     return app
 
 

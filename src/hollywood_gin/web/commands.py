@@ -106,7 +106,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
                      message_rate=args.message_rate, message_burst=args.message_burst,
                      table_rate=args.table_rate, table_burst=args.table_burst,
-                     pending_sockets=args.pending_sockets)
+                     pending_sockets=args.pending_sockets,
+                     review_workers=args.review_workers)
     print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
           flush=True)
     try:
@@ -159,6 +160,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        metavar="N",
                        help=f"WebSockets one client address may hold open before they say "
                        f"hello ({UNGREETED_SOCKETS}; 0: no limit)")
+    serve.add_argument("--review-workers", type=whole(1, 64), default=1, metavar="N",
+                       help="processes that make game reviews, about a second of CPU a hand "
+                       "(1); each review is kept, so it is made once")
     serve.add_argument("--log-level", default="info",
                        choices=["critical", "error", "warning", "info", "debug"])
     serve.add_argument("--no-access-log", dest="access_log", action="store_false",

@@ -30,8 +30,11 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def _summary(store: Store, table_id: str, token: str) -> dict[str, Any] | None:
-    """What the lobby lists of one table, if ``token`` opens a seat at it (a store call)."""
+def _summary(store: Store, table_id: str, token: str, method: str | None = None
+             ) -> dict[str, Any] | None:
+    """What the lobby lists of one table, if ``token`` opens a seat at it (a store call);
+    with the seat's accuracy over the match once every hand of a finished match has a
+    review made by ``method``."""
     seat = store.seat_of_token(table_id, token)
     if seat is None:
         return None
@@ -42,6 +45,13 @@ def _summary(store: Store, table_id: str, token: str) -> dict[str, Any] | None:
     names = [seats.get(s, stored.players[s]) for s in (0, 1)]
     opponent = "computer" if meta.get("opponent") == "computer" else "friend"
     hand = match.hand
+    accuracy = None
+    if method is not None and match.finished:
+        from ..review.saved import match_accuracies
+
+        rows = [r for r in store.review_rows([table_id]) if r.method == method]
+        found = match_accuracies(rows, {table_id: len(match.hands)}).get((table_id, seat))
+        accuracy = None if found is None else found.accuracy
     return {
         "table": table_id,
         "seat": seat,
@@ -58,15 +68,19 @@ def _summary(store: Store, table_id: str, token: str) -> dict[str, Any] | None:
         "games_won": list(match.sheet.games_won),
         "created_at": stored.created_at,
         "updated_at": stored.updated_at,
+        "accuracy": accuracy,
     }
 
 
 class Lobby:
     """Creating, joining, listing and abandoning tables, over a :class:`TableManager`."""
 
-    def __init__(self, manager: TableManager) -> None:
+    def __init__(self, manager: TableManager, review_method: str | None = None) -> None:
+        """``review_method`` is the key of the reviews the server makes (the lobby lists a
+        finished match's accuracy from them)."""
         self.manager = manager
         self.store = manager.store
+        self.review_method = review_method
 
     async def create(
         self, *, opponent: object, level: object, preset: object, rules: object, name: object
@@ -142,7 +156,8 @@ class Lobby:
             found = None
             if TABLE_ID_RE.match(table_id) and TOKEN_RE.match(token):
                 try:
-                    found = await self.manager.run(_summary, self.store, table_id, token)
+                    found = await self.manager.run(_summary, self.store, table_id, token,
+                                                   self.review_method)
                 except StoreError:
                     log.exception("listing table %s failed", table_id)
             out.append(found if found is not None else {"table": table_id, "gone": True})

@@ -12,7 +12,7 @@ from ..hand import Phase
 from ..rules import OPTIONS, Option
 from .protocol import ACTION_RE, ERROR_CODES, MAX_RID, MAX_SEQ, PROTOCOL_VERSION, TOKEN_RE
 
-__all__ = ["CLIENT_SCHEMA", "SERVER_SCHEMA"]
+__all__ = ["CLIENT_SCHEMA", "REVIEW_SCHEMA", "SERVER_SCHEMA"]
 
 _RID = {"type": "integer", "minimum": 0, "maximum": MAX_RID}
 
@@ -245,6 +245,169 @@ SERVER_SCHEMA: dict[str, Any] = {
             "required": ["type", "v", "rid", "table", "seat", "seq", "hand_number", "names",
                          "opponent", "level", "preset", "rules", "joined", "connected", "ready",
                          "finished", "abandoned", "rematch", "hand", "sheet"],
+            "additionalProperties": False,
+        },
+    ],
+}
+
+# -- the game review's answers (POST /api/tables/TABLE/review) ---------------------------------
+
+_NUMBER = {"type": "number"}
+_NUMBER_OR_NULL = {"type": ["number", "null"]}
+_INTERVAL = {"type": "array", "items": _NUMBER_OR_NULL, "minItems": 2, "maxItems": 2}
+_GRADE = {"enum": ["best", "good", "inaccuracy", "mistake", "blunder"]}
+_ACTION = {"type": "string", "pattern": ACTION_RE.pattern}
+_LOG = {"type": "array", "items": {
+    "type": "array", "prefixItems": [{"enum": [0, 1]}, _ACTION], "minItems": 2, "maxItems": 2}}
+_CARD_OR_NULL = {"oneOf": [_CARD, {"type": "null"}]}
+
+#: One decision: the seat's view then, every legal choice valued, the grade; ``hindsight``
+#: (the opponent's real cards) only in reviews of finished hands.
+_DECISION = {
+    "type": "object",
+    "properties": {
+        "hand": {"type": "integer"}, "ply": {"type": "integer"}, "player": {"enum": [0, 1]},
+        "kind": {"enum": ["upcard", "draw", "discard", "knock", "gin"]},
+        "chosen": _ACTION, "best": _ACTION, "loss": _NUMBER, "loss_interval": _INTERVAL,
+        "grade": _GRADE, "accuracy": _NUMBER, "deals": {"type": "integer"},
+        "choices": {"type": "array", "minItems": 2, "items": {
+            "type": "object",
+            "properties": {
+                "action": _ACTION, "points": _NUMBER, "points_se": _NUMBER_OR_NULL,
+                "deals": {"type": "integer"}, "loss": _NUMBER, "loss_interval": _INTERVAL,
+                "grade": _GRADE, "equity": _NUMBER_OR_NULL,
+                "gin": {"type": "boolean", "description": "a knock choice leaving no deadwood"},
+            },
+            "required": ["action", "points", "points_se", "deals", "loss", "loss_interval",
+                         "grade", "equity"],
+            "additionalProperties": False,
+        }},
+        "view": {
+            "type": "object",
+            "properties": {
+                "player": {"enum": [0, 1]}, "dealer": {"enum": [0, 1]},
+                "knock_limit": {"type": "integer"},
+                "phase": {"enum": ["offer", "draw", "discard"]}, "to_act": {"enum": [0, 1]},
+                "hand": _CARDS, "discard_pile": _CARDS, "stock_count": {"type": "integer"},
+                "opponent_card_count": {"type": "integer"}, "opponent_known": _CARDS,
+                "known_to_opponent": _CARDS, "taken_card": _CARD_OR_NULL,
+                "drawn_card": _CARD_OR_NULL, "upcard_refused": {"type": "boolean"},
+                "legal_actions": {"type": "array", "items": _ACTION},
+                "history_length": {"type": "integer"},
+            },
+            "required": ["player", "dealer", "knock_limit", "phase", "to_act", "hand",
+                         "discard_pile", "stock_count", "opponent_card_count", "opponent_known",
+                         "known_to_opponent", "taken_card", "drawn_card", "upcard_refused",
+                         "legal_actions", "history_length"],
+            "additionalProperties": False,
+        },
+        "layout": {
+            "type": "object",
+            "properties": {"melds": {"type": "array", "items": _CARDS}, "unmatched": _CARDS,
+                           "deadwood": {"type": "integer"}},
+            "required": ["melds", "unmatched", "deadwood"],
+            "additionalProperties": False,
+        },
+        "equity": {
+            "type": "object",
+            "properties": {"best": _ACTION, "loss": _NUMBER, "loss_interval": _INTERVAL},
+            "required": ["best", "loss", "loss_interval"],
+            "additionalProperties": False,
+        },
+        "hindsight": {
+            "type": "object",
+            "properties": {"opponent_hand": _CARDS, "chosen_points": {"type": "integer"},
+                           "best_points": {"type": "integer"},
+                           "worked_out": {"type": "boolean"}},
+            "required": ["opponent_hand", "chosen_points", "best_points", "worked_out"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["hand", "ply", "player", "kind", "chosen", "best", "loss", "loss_interval",
+                 "grade", "accuracy", "deals", "choices", "view", "layout"],
+    "additionalProperties": False,
+}
+
+_HAND_REVIEW = {
+    "type": "object",
+    "properties": {
+        "hand": {"type": "integer"}, "player": {"enum": [0, 1]}, "dealer": {"enum": [0, 1]},
+        "history": _LOG,
+        "moves": {"type": "array", "items": {
+            "type": "array", "prefixItems": [{"enum": [0, 1]}, _ACTION, _CARD_OR_NULL],
+            "minItems": 3, "maxItems": 3}},
+        "result": {"oneOf": [{"type": "null"}, {
+            "type": "object",
+            "properties": {"kind": {"enum": ["knock", "undercut", "gin", "big_gin", "dead"]},
+                           "winner": _SEAT_OR_NULL, "knocker": _SEAT_OR_NULL,
+                           "points": {"type": "integer"}},
+            "required": ["kind", "winner", "knocker", "points"],
+            "additionalProperties": False,
+        }]},
+        "points_won": {"type": "integer"},
+        "sheet_before": {"type": "array", "items": _PAIR},
+        "accuracy": _NUMBER_OR_NULL,
+        "points_lost": _NUMBER,
+        "decision_count": {"type": "integer"},
+        "grades": {"type": "object", "properties": {g: {"type": "integer"} for g in _GRADE["enum"]},
+                   "required": _GRADE["enum"], "additionalProperties": False},
+        "losses_by_group": {"type": "object", "additionalProperties": _NUMBER},
+        "worst": {"type": "array", "items": {
+            "type": "object", "properties": {"hand": {"type": "integer"},
+                                             "ply": {"type": "integer"}},
+            "required": ["hand", "ply"], "additionalProperties": False}},
+        "decisions": {"type": "array", "items": _DECISION},
+    },
+    "required": ["hand", "player", "dealer", "history", "moves", "result", "points_won",
+                 "sheet_before", "accuracy", "points_lost", "decision_count", "grades",
+                 "losses_by_group", "worst", "decisions"],
+    "additionalProperties": False,
+}
+
+REVIEW_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "hollywood-gin review answer",
+    "oneOf": [
+        {
+            "description": "the match's hands and what is reviewed (a request without hand)",
+            "type": "object",
+            "properties": {
+                "table": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                "seat": {"enum": [0, 1]},
+                "names": {"type": "array", "items": {"type": "string"},
+                          "minItems": 2, "maxItems": 2},
+                "finished": {"type": "boolean"},
+                "accuracy": _NUMBER_OR_NULL,
+                "hands": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "hand": {"type": "integer"}, "over": {"type": "boolean"},
+                        "reviewed": {"type": "boolean"}, "accuracy": _NUMBER_OR_NULL,
+                        "decisions": {"type": ["integer", "null"]},
+                        "points_lost": _NUMBER_OR_NULL, "winner": _SEAT_OR_NULL,
+                        "points": {"type": ["integer", "null"]},
+                    },
+                    "required": ["hand", "over", "reviewed", "accuracy", "decisions",
+                                 "points_lost", "winner", "points"],
+                    "additionalProperties": False,
+                }},
+            },
+            "required": ["table", "seat", "names", "finished", "accuracy", "hands"],
+            "additionalProperties": False,
+        },
+        {
+            "description": "one finished hand's review, from the seat's view",
+            "type": "object",
+            "properties": {
+                "table": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                "seat": {"enum": [0, 1]},
+                "names": {"type": "array", "items": {"type": "string"},
+                          "minItems": 2, "maxItems": 2},
+                "hand": {"type": "integer"},
+                "finished": {"type": "boolean"},
+                "review": _HAND_REVIEW,
+            },
+            "required": ["table", "seat", "names", "hand", "finished", "review"],
             "additionalProperties": False,
         },
     ],

@@ -2,6 +2,7 @@
 // built from what the server serves at /api/rules), this browser's unfinished tables to
 // resume or abandon, and the page a friend's invite link opens.
 
+import { finishedTables } from "./accuracy.js";
 import { cardElement } from "./cards.js";
 import { button, el, post } from "./dom.js";
 import { ago, has, t } from "./i18n.js";
@@ -432,6 +433,8 @@ export function lobbyPage(app, navigate) {
   // A player coming back wants his tables first; a new one finds the form first.
   if (savedTables().some((s) => !s.finished)) page.append(yourTables(), form);
   else page.append(form);
+  const finished = finishedTables(); // their reviews, and the accuracy over time
+  if (finished) page.append(finished);
   app.replaceChildren(page);
   name.focus({ preventScroll: true });
 }

@@ -1,7 +1,9 @@
-// Pages: the lobby (/), joining a friend's table (/join/ID#CODE), and the table (/t/ID).
+// Pages: the lobby (/), joining a friend's table (/join/ID#CODE), the table (/t/ID), and the
+// review of a finished match (/review/ID).
 // Seat tokens live in this browser's localStorage only, never in a URL the server sees.
 
 import { joinPage, lobbyPage } from "./lobby.js";
+import { reviewPage } from "./review.js";
 import { tokenOf } from "./seats.js";
 import { TableView } from "./table.js";
 
@@ -21,6 +23,8 @@ function route() {
     current = new TableView(app, m[1], tokenOf(m[1]) || "x".repeat(16), navigate);
     return;
   }
+  m = path.match(/^\/review\/([0-9a-f]{32})$/);
+  if (m) { current = reviewPage(app, m[1], tokenOf(m[1])); return; }
   m = path.match(/^\/join\/([0-9a-f]{32})$/);
   if (m) { joinPage(app, m[1], navigate); return; }
   lobbyPage(app, navigate);

@@ -1,5 +1,6 @@
 // The table's overlays: the invite link, a hand's end (both hands laid out, the words of
-// the score), the match's end with its rematch, an abandoned match, and no seat at all.
+// the score, its review), the match's end with its rematch and the match's review, an
+// abandoned match, and no seat at all.
 
 import { cardElement, pretty } from "./cards.js";
 import { button, el } from "./dom.js";
@@ -103,15 +104,22 @@ export function resultPanel(view) {
   });
   const entered = enteredText(s);
   if (entered) box.append(el("p", "entered", entered));
+  const review = button(t("btn.review_hand"), "", () => view.openReview([s.hand_number], false), "V");
+  review.classList.add("review-hand");
+  const row = el("div", "row-buttons");
   if (s.finished) {
-    box.append(matchPanel(view));
+    row.append(review);
+    box.append(row, matchPanel(view));
   } else if (view.readySent || s.ready[me]) {
     box.append(el("p", "waiting", t("result.waiting", { name: s.names[1 - me] })));
+    row.append(review);
+    box.append(row);
   } else {
     if (s.ready[1 - me]) box.append(el("p", "ready-note", t("result.they_wait", { name: s.names[1 - me] })));
     const next = button(t("btn.next"), "primary", () => view.next(), "N");
     next.disabled = !view.online;
-    box.append(next);
+    row.append(next, review);
+    box.append(row);
     view.focusLater(next);
   }
   return box;
@@ -152,6 +160,10 @@ function matchPanel(view) {
   const fresh = el("a", "btn", t("btn.new_match"));
   fresh.href = "/";
   buttons.append(fresh);
+  const all = Array.from({ length: s.hand_number }, (_, i) => i + 1);
+  const review = button(t("btn.review_match"), "", () => view.openReview(all, true), "W");
+  review.classList.add("review-match");
+  buttons.append(review);
   box.append(buttons);
   return box;
 }

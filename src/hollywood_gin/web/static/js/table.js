@@ -10,6 +10,7 @@ import { animate, bindDrag, snapshot } from "./motion.js";
 import { TableConnection } from "./net.js";
 import { abandonedPanel, fatalPanel, invitePanel, resultPanel } from "./panels.js";
 import { markFinished, savedTables, saveSeat, tokenOf } from "./seats.js";
+import { ReviewPanel } from "./review.js";
 import { renderSheet } from "./sheet.js";
 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -25,6 +26,7 @@ export class TableView {
     this.lastHand = [];
     this.readySent = false;
     this.rematchSent = false;
+    this.review = null; // the game review, open over a finished hand or match
     this.online = false;
     this.fatal = null;
     this.drag = null;
@@ -48,6 +50,26 @@ export class TableView {
   close() {
     this.listeners.abort();
     this.conn.close();
+    if (this.review) this.review.stopped = true;
+  }
+
+  /** Open the game review of some finished hands over the table (V at a hand's end, W at
+   * the match's end); closing it comes back to the hand's or match's end as it was. */
+  openReview(hands, whole) {
+    if (this.review || !this.state) return;
+    const token = tokenOf(this.tableId);
+    if (!token) return;
+    this.review = new ReviewPanel({
+      tableId: this.tableId, token, hands, whole, names: this.state.names,
+      onClose: () => {
+        this.review = null;
+        this.render();
+        const again = this.overlay.querySelector(whole ? ".review-match" : ".review-hand");
+        if (again) again.focus();
+      },
+    });
+    this.render();
+    this.review.nextBtn.focus();
   }
 
   // -- skeleton ------------------------------------------------------------------------------
@@ -254,6 +276,7 @@ export class TableView {
   onKey(e) {
     if (!this.state || e.target.closest("input, textarea, select, dialog")) return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.review) { this.review.onKey(e); return; }
     const key = e.key.toLowerCase();
     const h = this.state.hand;
     if (key === "arrowleft" || key === "arrowright") {
@@ -277,6 +300,10 @@ export class TableView {
       if (g) this.act(`knock ${g.card}`); else this.act("big-gin");
     } else if (key === "n") this.next();
     else if (key === "r" && this.state.finished) this.rematch();
+    else if (key === "v" && h.phase === "over") this.openReview([this.state.hand_number], false);
+    else if (key === "w" && this.state.finished) {
+      this.openReview(Array.from({ length: this.state.hand_number }, (_, i) => i + 1), true);
+    }
     else return;
     e.preventDefault();
   }
@@ -559,15 +586,26 @@ export class TableView {
   renderOverlay() {
     if (this.fatal) return;
     const s = this.state;
+    if (this.review && s.hand.phase !== "over") { // a new deal: the review was of the last hand
+      this.review.stopped = true;
+      this.review = null;
+    }
+    this.overlay.classList.toggle("reviewing", Boolean(this.review));
     let panel = null;
-    if (s.abandoned !== null) panel = abandonedPanel(this);
+    if (this.review) panel = this.review.node;
+    else if (s.abandoned !== null) panel = abandonedPanel(this);
     else if (!s.joined[1 - s.seat]) panel = invitePanel(this);
     else if (s.hand.phase === "over") panel = resultPanel(this);
-    this.overlay.replaceChildren();
+    // The open review stays the very same element (its focus and scroll with it).
+    const kept = panel !== null && this.overlay.childNodes.length === 1
+      && this.overlay.firstChild === panel;
+    if (!kept) this.overlay.replaceChildren();
     this.overlay.classList.toggle("hidden", !panel);
     // What the panel covers cannot be reached by Tab or a screen reader meanwhile.
     [this.oppSeat, this.middle, this.meSeat].forEach((part) => { part.inert = Boolean(panel); });
-    if (panel) {
+    const side = this.root.querySelector(".side"); // the review covers the whole page
+    if (side) side.inert = Boolean(this.review);
+    if (panel && !kept) {
       this.overlay.append(panel);
       const title = panel.querySelector("h2");
       if (title) {

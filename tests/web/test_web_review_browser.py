@@ -1,0 +1,151 @@
+"""The game review in the browser (issue 13), with Playwright and Debian's Chromium: the panel
+at a hand's and a match's end and the /review/TABLE page, at 1366x860 and 390x844; it fits,
+the keyboard steps through it, and the chart and controls have names (the chart a text
+alternative)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
+
+SHOTS = os.environ.get("HG_SCREENSHOTS")
+
+
+def _shot(page: Any, name: str) -> None:
+    """With HG_SCREENSHOTS=docs/screenshots, the docs' pictures of the review."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
+
+
+@pytest.fixture(scope="module")
+def finished(web: Server) -> Iterator[dict[str, Any]]:
+    """A finished match against the computer (one game to 1 point), played by the tests'
+    client: its table and seat 0's token."""
+    created = web.create(opponent="computer", level=1, name="Ann", rules=SHORT_MATCH)
+    me = Seat(web, created["table"], created["token"])
+    play_computer(me)
+    me.close()
+    yield created
+
+
+def _page(browser: Any, web: Server, viewport: dict[str, int], created: dict[str, Any],
+          path: str) -> tuple[Any, Any, list[str]]:
+    """A page of a browser that holds the table's seat (its token in localStorage)."""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.base + "/")
+    page.evaluate("([t, k]) => { localStorage.setItem('hg.seat.' + t, k); localStorage.setItem("
+                  "'hg.tables', JSON.stringify([{table: t, opponent: 'computer', at: Date.now(), "
+                  "finished: true}])); }", [created["table"], created["token"]])
+    page.goto(web.base + path)
+    return context, page, errors
+
+
+def _fits(page: Any, selector: str) -> None:
+    """Nothing sticks out sideways: the page does not scroll sideways, and nothing in the part
+    shown (but what only screen readers read) reaches past the window's width."""
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.locator(selector).bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+    out = page.locator(selector).evaluate(
+        "(root, w) => [...root.querySelectorAll('*')].filter(e => !e.closest('.sr-only'))"
+        ".filter(e => e.getBoundingClientRect().right > w + 0.5)"
+        ".map(e => e.outerHTML.slice(0, 80))",
+        width)
+    assert out == [], out
+
+
+def _check_panel(page: Any) -> None:
+    """The panel of a finished review: names, the chart's text alternative, the verdict, and
+    the keys."""
+    panel = page.locator(".panel.review")
+    panel.wait_for()
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    chart = page.get_by_role("img", name="Expected points lost per decision")
+    assert chart.count() == 1
+    described = chart.evaluate("n => n.querySelector('desc').textContent")
+    assert "decisions" in described and "largest loss" in described
+    rows = panel.locator(".rv-chart .rv-chart-text tr").count()
+    bars = panel.locator(".rv-svg .rv-bar").count()
+    assert rows == bars > 0
+    assert panel.get_by_role("button", name="Next", exact=True).count() == 1
+    assert panel.get_by_role("group", name="the table as it was at this decision").count() == 1
+    verdict = panel.locator(".rv-verdict")
+    assert "You chose:" in verdict.inner_text()
+    first = panel.get_attribute("data-at")
+    page.keyboard.press("ArrowRight")
+    assert panel.get_attribute("data-at") != first or bars == 1
+    page.keyboard.press("End")
+    assert panel.get_attribute("data-at") == str(bars - 1)
+    page.keyboard.press("Home")
+    assert panel.get_attribute("data-at") == "0"
+    # a decision that was not the best shows both choices and the loss
+    for _ in range(bars):
+        text = verdict.inner_text()
+        if "Better:" in text:
+            assert "You lost" in text and "expected points" in text
+            assert panel.locator(".rv-verdict .grade").inner_text()
+            break
+        page.keyboard.press("ArrowRight")
+    assert panel.locator(".rv-move[aria-current]").count() == 1
+
+
+def test_the_review_panel_at_the_table_desktop(browser: Any, web: Server,
+                                               finished: dict[str, Any]) -> None:
+    context, page, errors = _page(browser, web, DESKTOP, finished, f"/t/{finished['table']}")
+    page.wait_for_selector(".overlay .panel.result .match-over")
+    review_hand = page.get_by_role("button", name="Review this hand")
+    assert review_hand.count() == 1
+    page.keyboard.press("w")  # the whole match
+    _check_panel(page)
+    _fits(page, ".panel.review")
+    _shot(page, "review-desktop")
+    assert page.locator(".panel.review h2").inner_text() == "Review of your match"
+    page.keyboard.press("Escape")
+    page.wait_for_selector(".overlay .panel.result")
+    assert page.locator(".panel.review").count() == 0
+    review_hand.click()  # one hand, by the button
+    _check_panel(page)
+    assert page.locator(".panel.review h2").inner_text().startswith("Review of hand")
+    page.get_by_role("button", name="Back").click()
+    page.wait_for_selector(".overlay .panel.result")
+    assert not errors, errors
+    context.close()
+
+
+def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
+                                                  finished: dict[str, Any]) -> None:
+    context, page, errors = _page(browser, web, PHONE, finished, f"/review/{finished['table']}")
+    _check_panel(page)
+    _fits(page, ".panel.review")
+    _shot(page, "review-phone")
+    page.get_by_role("button", name="Next mistake").click()
+    # the lobby lists the finished match with its accuracy and a chart of it
+    page.goto(web.base + "/")
+    section = page.locator(".finished-tables")
+    section.wait_for()
+    page.wait_for_selector(".finished-tables .finished-table")
+    assert "accuracy" in section.locator(".finished-table").inner_text()
+    assert page.get_by_role("img", name="Your accuracy over time").count() == 1
+    _fits(page, ".finished-tables")
+    link = page.get_by_role("link", name="Review the match against Computer, level 1")
+    assert link.get_attribute("href") == f"/review/{finished['table']}"
+    # a browser without the seat is told so, and is shown no review
+    other = browser.new_context(viewport=PHONE)
+    stranger = other.new_page()
+    stranger.goto(f"{web.base}/review/{finished['table']}")
+    stranger.wait_for_selector("text=holds no seat")
+    assert stranger.locator(".panel.review").count() == 0
+    other.close()
+    assert not errors, errors
+    context.close()
