@@ -32,7 +32,7 @@ lint: $(VENV)/.test-installed
 test: lint
 	bash .ci/browser.sh >/dev/null
 	bash .ci/deploy.sh
-	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest
+	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest -n 2 --dist loadfile
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -47,6 +47,8 @@ os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 def pytest_sessionstart(session: object) -> None:
     """Bring the tests' PostgreSQL database to this schema as an operator would
     (``hollywood-gin db upgrade``): servers refuse a database below it."""
+    if hasattr(getattr(session, "config", None), "workerinput"):
+        return  # an xdist worker: the controller upgraded it before starting the workers
     url = os.environ.get("HOLLYWOOD_GIN_TEST_PG", "")
     if url.startswith("postgresql"):
         from hollywood_gin.migrate import upgrade

@@ -665,8 +665,9 @@ def test_every_keeper_screen_shows_its_numbers_and_buttons_at_80x24(tmp_path: Pa
     app = KeeperApp(store=Store(_url(tmp_path)))
 
     async def script(pilot: Pilot[Any]) -> None:
+        await _until(pilot, lambda: isinstance(app.screen, SavedGamesScreen))
         await pilot.press("enter")  # take up the sheet from the list
-        await pilot.pause()
+        await _until(pilot, lambda: app.kept is not None)  # a loaded machine is slow
         assert app.kept is not None and app.kept.id == kept.id
         await _enter(pilot, ["alex 40"])  # the last hand closes game 3 and the match
         said = _said(app)
