@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from hollywood_gin import i18n
 from hollywood_gin.cards import CARDS, FULL_DECK_MASK, Card, Rank, Suit, cards_from_mask, mask_of
 from hollywood_gin.melds import deadwood, melds_in_mask
 
@@ -43,6 +45,18 @@ for _name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_H
 os.environ.pop("HOLLYWOOD_GIN_DB", None)
 os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 
+# The suite reads English whatever the locale it runs in (the command line and the
+# servers it starts choose their language from the environment); tests of the other
+# languages choose theirs explicitly.
+os.environ["LANGUAGE"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A test that set the process language (``cli.main`` does) leaves English behind."""
+    yield
+    i18n.set_language("en")
+
 
 def pytest_sessionstart(session: object) -> None:
     """Bring the tests' PostgreSQL database to this schema as an operator would
@@ -54,6 +68,7 @@ def pytest_sessionstart(session: object) -> None:
         from hollywood_gin.migrate import upgrade
 
         upgrade(url)
+
 
 #: Tests that set their own ``max_examples`` scale them by this under ``thorough``.
 _SCALE = 20 if os.environ.get("HG_HYPOTHESIS_PROFILE") == "thorough" else 1
