@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from enum import IntEnum
 
 from .errors import CardParseError
+from .i18n import _
 
 __all__ = [
     "CARDS",
@@ -190,8 +191,9 @@ def parse_card(text: str) -> Card:
     match = _TOKEN.match(token.upper().replace("\ufe0f", ""))
     if match is None or match.group(2) not in _SUITS:
         raise CardParseError(
-            f"cannot read card {text!r}: expected a rank A23456789TJQK (or 10) "
-            "then a suit s h d c (or ♠♥♦♣), like 'As' or '10h'"
+            # Translators: keep the letters and the examples: they are what the player types.
+            _("cannot read card {text!r}: expected a rank A23456789TJQK (or 10) "
+              "then a suit s h d c (or ♠♥♦♣), like 'As' or '10h'").format(text=text)
         )
     return CARDS[_SUITS[match.group(2)] * 13 + _RANKS[match.group(1)] - 1]
 
@@ -205,7 +207,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             continue
         card = parse_card(token)
         if card in seen:
-            raise CardParseError(f"card {token!r} is given twice")
+            raise CardParseError(_("card {token!r} is given twice").format(token=token))
         seen.add(card)
         cards.append(card)
     return tuple(cards)

@@ -35,6 +35,7 @@ from .actions import (
 )
 from .cards import CARDS, Card, cards_from_mask
 from .errors import IllegalActionError
+from .i18n import _, pgettext
 from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
 from .rules import Rules
 from .scoring import HandScore, score_hand_masks
@@ -336,54 +337,57 @@ class Hand:
     def _checked_melds(self, action: Action, player: int | None) -> tuple[int, ...] | None:
         """Check an action fully; return the knock's melds as masks, if it shows any."""
         if self.phase is Phase.OVER:
-            raise IllegalActionError(f"cannot {_describe(action)}: the hand is over")
+            raise IllegalActionError(
+                _("cannot {action}: the hand is over").format(action=_describe(action)))
         if player is not None and player != self.to_act:
             raise IllegalActionError(
-                f"cannot {_describe(action)}: it is player {self.to_act}'s turn, "
-                f"not player {player}'s"
+                _("cannot {action}: it is player {to_act}'s turn, not player {player}'s")
+                .format(action=_describe(action), to_act=self.to_act, player=player)
             )
         phase = self.phase
         if isinstance(action, (Pass, TakeUpcard)):
             if phase is not Phase.OFFER:
                 raise IllegalActionError(
-                    f"cannot {_describe(action)}: the upcard is offered only in the opening "
-                    "(R4.1); " + _phase_hint(phase)
+                    _("cannot {action}: the upcard is offered only in the opening (R4.1); "
+                      "{hint}").format(action=_describe(action), hint=_phase_hint(phase))
                 )
             return None
         if isinstance(action, (DrawStock, TakeDiscard)):
             if phase is not Phase.DRAW:
-                raise IllegalActionError(f"cannot {_describe(action)}: " + _phase_hint(phase))
+                raise IllegalActionError(_cannot(action, _phase_hint(phase)))
             if isinstance(action, TakeDiscard):
                 if self._upcard_refused:
                     raise IllegalActionError(
-                        "cannot take the discard: both players passed the upcard, so this turn "
-                        "draws from the stock (R4.1)"
+                        _("cannot take the discard: both players passed the upcard, so this "
+                          "turn draws from the stock (R4.1)")
                     )
                 if not self.pile:
-                    raise IllegalActionError("cannot take the discard: the discard pile is empty")
+                    raise IllegalActionError(
+                        _("cannot take the discard: the discard pile is empty"))
             return None
         if not isinstance(action, (Discard, Knock)):
             raise IllegalActionError(f"{action!r} is not an action")
         if phase is not Phase.DISCARD:
-            raise IllegalActionError(f"cannot {_describe(action)}: " + _phase_hint(phase))
+            raise IllegalActionError(_cannot(action, _phase_hint(phase)))
         mask = self.hands[self.to_act]
         card = action.card
         if card is not None:
             if not isinstance(card, Card):
                 raise IllegalActionError(f"{card!r} is not a card")
             if not mask >> card.index & 1:
-                raise IllegalActionError(f"cannot {_describe(action)}: {card} is not in your hand")
+                raise IllegalActionError(_("cannot {action}: {card} is not in your hand")
+                                         .format(action=_describe(action), card=card))
             if card.index == self._taken and not self.rules.discard_taken_card:
                 raise IllegalActionError(
-                    f"cannot {_describe(action)}: {card} was taken from the discard pile this "
-                    "turn (R4.3)"
+                    _("cannot {action}: {card} was taken from the discard pile this turn (R4.3)")
+                    .format(action=_describe(action), card=card)
                 )
         if isinstance(action, Discard):
             return None
         if card is None:
             if self.rules.big_gin_bonus is None:
                 raise IllegalActionError(
-                    "cannot knock without a discard: big gin is not played under these rules"
+                    _("cannot knock without a discard: big gin is not played under these rules")
                 )
             rest = mask
         else:
@@ -391,19 +395,21 @@ class Hand:
         dead = deadwood_of_mask(rest)
         if card is None and dead:
             raise IllegalActionError(
-                f"cannot go big gin: the eleven cards leave {dead} deadwood (R5.7)"
+                _("cannot go big gin: the eleven cards leave {deadwood} deadwood (R5.7)")
+                .format(deadwood=dead)
             )
         if dead > self.knock_limit:
             raise IllegalActionError(
-                f"cannot {_describe(action)}: that leaves {dead} deadwood, over the knock limit "
-                f"of {self.knock_limit} (R5.1)"
+                _("cannot {action}: that leaves {deadwood} deadwood, over the knock limit of "
+                  "{limit} (R5.1)").format(action=_describe(action), deadwood=dead,
+                                           limit=self.knock_limit)
             )
         if action.melds is None:
             return None
         try:
             shown = checked_melds_of_mask(rest, action.melds)
         except MeldError as exc:
-            raise IllegalActionError(f"cannot {_describe(action)}: {exc}") from None
+            raise IllegalActionError(_cannot(action, str(exc))) from None
         covered = 0
         for meld in shown:
             covered |= meld
@@ -411,8 +417,9 @@ class Hand:
         shown_dead = sum(_POINTS[c.index] for c in cards_from_mask(left))
         if shown_dead != dead:
             raise IllegalActionError(
-                f"cannot {_describe(action)}: the melds shown leave {shown_dead} deadwood but "
-                f"the hand's least is {dead}; a hand's deadwood is always its least (R2.4)"
+                _("cannot {action}: the melds shown leave {shown} deadwood but the hand's "
+                  "least is {least}; a hand's deadwood is always its least (R2.4)")
+                .format(action=_describe(action), shown=shown_dead, least=dead)
             )
         return shown
 
@@ -576,31 +583,42 @@ class Hand:
         hand._taken = view.taken_card.index if view.taken_card is not None else -1
         hand._drawn = view.drawn_card.index if view.drawn_card is not None else -1
         hand._upcard_refused = view.upcard_refused
-        hand._passes = sum(1 for _, a in view.history if isinstance(a, Pass))
+        hand._passes = sum(1 for _p, a in view.history if isinstance(a, Pass))
         hand._result = view.result
         return hand
 
 
 def _describe(action: Action) -> str:
+    """The action as it ends "cannot ...": an infinitive phrase (context ``cannot``)."""
     if isinstance(action, Pass):
-        return "pass"
+        # Translators: this and the next phrases complete "cannot {action}: ..."
+        return pgettext("cannot", "pass")
     if isinstance(action, TakeUpcard):
-        return "take the upcard"
+        return pgettext("cannot", "take the upcard")
     if isinstance(action, DrawStock):
-        return "draw from the stock"
+        return pgettext("cannot", "draw from the stock")
     if isinstance(action, TakeDiscard):
-        return "take the discard"
+        return pgettext("cannot", "take the discard")
     if isinstance(action, Discard):
-        return f"discard {action.card}"
+        return pgettext("cannot", "discard {card}").format(card=action.card)
     if isinstance(action, Knock):
-        return "go big gin" if action.card is None else f"knock discarding {action.card}"
+        if action.card is None:
+            return pgettext("cannot", "go big gin")
+        return pgettext("cannot", "knock discarding {card}").format(card=action.card)
     return repr(action)
 
 
+def _cannot(action: Action, reason: str) -> str:
+    # Translators: {action} is one of the phrases of context "cannot" ("discard 7h"),
+    # {reason} one of the hints ("first draw from the stock or take the discard (R4.2)").
+    return _("cannot {action}: {reason}").format(action=_describe(action), reason=reason)
+
+
 def _phase_hint(phase: Phase) -> str:
-    return {
-        Phase.OFFER: "it is the opening: take the upcard or pass (R4.1)",
-        Phase.DRAW: "first draw from the stock or take the discard (R4.2)",
-        Phase.DISCARD: "you have drawn: now discard or knock (R4.2)",
-        Phase.OVER: "the hand is over",
-    }[phase]
+    if phase is Phase.OFFER:
+        return _("it is the opening: take the upcard or pass (R4.1)")
+    if phase is Phase.DRAW:
+        return _("first draw from the stock or take the discard (R4.2)")
+    if phase is Phase.DISCARD:
+        return _("you have drawn: now discard or knock (R4.2)")
+    return _("the hand is over")

@@ -15,6 +15,7 @@ from itertools import product
 
 from .cards import CARDS, Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
+from .i18n import _
 
 __all__ = [
     "Arrangement",
@@ -303,7 +304,7 @@ def _checked_mask(cards: Iterable[Card]) -> int:
     cards = tuple(cards)
     mask = mask_of(cards)
     if mask.bit_count() != len(cards):
-        raise MeldError("a card is given twice")
+        raise MeldError(_("a card is given twice"))
     return mask
 
 
@@ -447,14 +448,16 @@ def checked_melds_of_mask(hand: int, melds: Iterable[Iterable[Card]]) -> tuple[i
         mask = mask_of(cards)
         text = " ".join(c.text for c in cards)
         if _meld_kind(mask, len(cards)) is None:
-            raise MeldError(f"{text or 'an empty group'} is not a meld: a set is 3 or 4 cards of "
-                            "one rank (R2.1), a run 3 or more in sequence in one suit (R2.2)")
+            raise MeldError(_("{cards} is not a meld: a set is 3 or 4 cards of one rank (R2.1), "
+                              "a run 3 or more in sequence in one suit (R2.2)")
+                            .format(cards=text or _("an empty group")))
         if mask & ~hand:
             missing = " ".join(c.text for c in cards_from_mask(mask & ~hand))
-            raise MeldError(f"meld {text} uses {missing}, which the hand does not hold")
+            raise MeldError(_("meld {meld} uses {missing}, which the hand does not hold")
+                            .format(meld=text, missing=missing))
         if mask & used:
             twice = " ".join(c.text for c in cards_from_mask(mask & used))
-            raise MeldError(f"{twice} is used in two melds (R2.3)")
+            raise MeldError(_("{cards} is used in two melds (R2.3)").format(cards=twice))
         used |= mask
         out.append(mask)
     out.sort(key=lambda m: m & -m)
