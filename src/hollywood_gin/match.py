@@ -17,6 +17,7 @@ from .actions import Action
 from .cards import CARDS, Card
 from .errors import IllegalActionError
 from .hand import Hand, HandResult, HandView
+from .i18n import _
 from .rules import Rules
 from .sheet import ScoreSheet
 
@@ -126,9 +127,9 @@ class Match:
         """Deal the next hand after one has ended (R3.1)."""
         result = self.hand.result
         if result is None:
-            raise IllegalActionError("cannot deal the next hand: this one is not over")
+            raise IllegalActionError(_("cannot deal the next hand: this one is not over"))
         if self.finished:
-            raise IllegalActionError("cannot deal the next hand: the match is over (R7.5)")
+            raise IllegalActionError(_("cannot deal the next hand: the match is over (R7.5)"))
         self._deal(next_dealer(self.rules, self.hand.dealer, result))
         return self.hand
 

@@ -8,6 +8,7 @@ from typing import Literal
 
 from .cards import Card, cards_from_mask, mask_of
 from .errors import IllegalActionError
+from .i18n import _
 from .melds import (
     Layoff,
     arrangement_of_mask,
@@ -63,15 +64,17 @@ def score_hand(
     k_cards, d_cards = tuple(knocker), tuple(defender)
     k, d = mask_of(k_cards), mask_of(d_cards)
     if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
-        raise IllegalActionError("a card is given twice in a hand")
+        raise IllegalActionError(_("a card is given twice in a hand"))
     if k & d:
         both = " ".join(c.text for c in cards_from_mask(k & d))
-        raise IllegalActionError(f"{both} is in both hands")
+        raise IllegalActionError(_("{cards} is in both hands").format(cards=both))
     if len(d_cards) != 10:
-        raise IllegalActionError(f"the defender must hold 10 cards, not {len(d_cards)}")
+        raise IllegalActionError(
+            _("the defender must hold 10 cards, not {count}").format(count=len(d_cards)))
     if len(k_cards) not in (10, 11):
         raise IllegalActionError(
-            f"the knocker must hold 10 cards (11 for big gin), not {len(k_cards)}"
+            _("the knocker must hold 10 cards (11 for big gin), not {count}")
+            .format(count=len(k_cards))
         )
     shown = None if knocker_melds is None else checked_melds_of_mask(k, knocker_melds)
     return score_hand_masks(k, d, rules=rules, knocker_melds=shown, knock_limit=knock_limit)
@@ -90,12 +93,14 @@ def score_hand_masks(
     k_dead = deadwood_of_mask(knocker)
     if knocker.bit_count() == 11:
         if rules.big_gin_bonus is None:
-            raise IllegalActionError("big gin is not played under these rules (big_gin_bonus)")
+            raise IllegalActionError(
+                _("big gin is not played under these rules (big_gin_bonus)"))
         if k_dead:
-            raise IllegalActionError("a big gin needs all eleven cards melded (R5.7)")
+            raise IllegalActionError(_("a big gin needs all eleven cards melded (R5.7)"))
     if k_dead > limit:
         raise IllegalActionError(
-            f"cannot knock with {k_dead} deadwood: the knock limit is {limit} (R5.1)"
+            _("cannot knock with {deadwood} deadwood: the knock limit is {limit} (R5.1)")
+            .format(deadwood=k_dead, limit=limit)
         )
     if knocker_melds is None:
         knocker_melds = arrangement_of_mask(knocker)
@@ -106,8 +111,9 @@ def score_hand_masks(
         shown_dead = points_of_mask(knocker & ~covered)
         if shown_dead != k_dead:
             raise IllegalActionError(
-                f"the melds shown leave {shown_dead} deadwood, but the hand's deadwood is "
-                f"{k_dead}: a hand's deadwood is always its least (R2.4)"
+                _("the melds shown leave {shown} deadwood, but the hand's deadwood is "
+                  "{least}: a hand's deadwood is always its least (R2.4)")
+                .format(shown=shown_dead, least=k_dead)
             )
     covered = 0
     for meld in knocker_melds:
@@ -133,7 +139,7 @@ def score_hand_masks(
             kind, winner, points = "undercut", "defender", rules.undercut_bonus + k_dead - d_dead
 
     laid = 0
-    for way, _ in pairs:
+    for way, _onto in pairs:
         laid |= way
     d_rest = defender & ~laid
     d_melds = arrangement_of_mask(d_rest)

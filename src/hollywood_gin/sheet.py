@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import HollywoodGinError
-from .i18n import _
+from .i18n import _, ngettext
 from .rules import Rules
 
 __all__ = ["Column", "Pair", "ScoreSheet", "SheetEntry", "SheetError"]
@@ -94,11 +94,16 @@ class ScoreSheet:
             raise SheetError(f"player must be 0 or 1, not {player!r}")
         if not _is_int(points) or points < 1:
             # R5.8: a won hand always scores at least 1.
-            raise SheetError(f"points must be a whole number, 1 or more, not {points!r}")
+            raise SheetError(
+                _("points must be a whole number, 1 or more, not {points!r}").format(points=points))
         if self.finished:
             raise SheetError(
-                f"cannot record {points} for player {player}: the sheet is finished "
-                f"(all {len(self._columns)} columns are closed, R7.5)"
+                # Translators: {columns} is 1 or 3 (the rule option `columns`).
+                ngettext("cannot record {points} for player {player}: the sheet is finished "
+                         "(its {columns} column is closed, R7.5)",
+                         "cannot record {points} for player {player}: the sheet is finished "
+                         "(all {columns} columns are closed, R7.5)", len(self._columns))
+                .format(points=points, player=player, columns=len(self._columns))
             )
         rules = self._rules
         cols = list(self._columns)
@@ -143,7 +148,7 @@ class ScoreSheet:
     def undo(self) -> SheetEntry:
         """Remove the last recorded hand by replaying the rest of the log; returns that hand."""
         if not self._entries:
-            raise SheetError("nothing to undo: no hand has been recorded")
+            raise SheetError(_("nothing to undo: no hand has been recorded"))
         removed = self._entries[-1]
         fresh = ScoreSheet(self._rules)
         for e in self._entries[:-1]:
