@@ -19,7 +19,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from . import __version__
+from . import __version__, i18n
 from .cards import Card, parse_cards
 from .errors import HollywoodGinError
 from .i18n import _
@@ -230,6 +230,37 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return print_replay(args.file, as_json=args.json)
 
 
+def _language(value: str) -> str:
+    try:
+        return i18n.validate_language(value)
+    except i18n.LanguageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
+    """``--lang`` on ``parser`` and on every subcommand under it, before or after the name."""
+    parser.add_argument("--lang", type=_language, default=default, metavar="LANG",
+                        help=_("the language to speak: {languages} (default: from LANGUAGE, "
+                               "LC_ALL, LC_MESSAGES or LANG)").format(
+                                   languages=", ".join(i18n.LANGUAGES)))
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                _add_lang(sub, argparse.SUPPRESS)
+
+
+def _peek_lang(argv: Sequence[str]) -> str | None:
+    """``--lang``'s value, read before the parser is built so that ``--help`` speaks it."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.removeprefix("--lang=")
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="hollywood-gin",
@@ -266,6 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     for name in LAYER_COMMANDS:
         importlib.import_module(f"{__package__}.{name}").register(sub)
+    _add_lang(parser, None)
     return parser
 
 
@@ -288,6 +320,11 @@ def _missing_extra(exc: ModuleNotFoundError, command: str | None) -> str | None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        i18n.set_language(i18n.choose_language(_peek_lang(argv), os.environ))
+    except i18n.LanguageError:
+        i18n.set_language(i18n.choose_language(None, os.environ))  # argparse names the bad one
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
