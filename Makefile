@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean i18n
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hollywood-gin needs Python 3.11 or newer")'
@@ -33,6 +33,23 @@ test: lint
 	bash .ci/browser.sh >/dev/null
 	bash .ci/deploy.sh
 	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest -n 2 --dist loadfile
+
+# Translations (docs/i18n/README.md): extract every marked message into the template, then
+# merge it into each language's .po (new messages come in empty, changed ones fuzzy; the
+# catalogue tests fail until a translator fills them). BIN=/other/venv/bin uses a venv of
+# your own that has babel. The .mo files are compiled by the install, never committed.
+LOCALE := src/hollywood_gin/locale
+I18N_LANGS := af lt nb lo ha
+i18n: $(if $(filter $(VENV)/bin,$(BIN)),$(VENV)/.test-installed)
+	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 -k pt:1c,2 -k npt:1c,2,3 \
+	  --add-comments=Translators: --add-location=file --sort-by-file \
+	  --project=hollywood-gin --version=$$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml) \
+	  --copyright-holder="the hollywood-gin authors" \
+	  -o $(LOCALE)/hollywood_gin.pot .
+	for lang in $(I18N_LANGS); do \
+	  $(BIN)/pybabel update -i $(LOCALE)/hollywood_gin.pot -d $(LOCALE) -D hollywood_gin \
+	    -l $$lang --init-missing --ignore-obsolete --ignore-pot-creation-date || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,0 +1,50 @@
+"""Build hook: compile the translations (``locale/*/LC_MESSAGES/*.po``) to ``.mo`` files.
+
+Everything else about the package is in pyproject.toml. The ``.mo`` files are built, never
+committed: into the wheel for ``pip install .``, and beside the ``.po`` files in the source
+tree for ``pip install -e .`` (an editable install imports the package from there).
+A checkout used without installing reads the ``.po`` files directly (hollywood_gin.i18n).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+LOCALE = Path("src", "hollywood_gin", "locale")
+
+
+class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's name)
+    """``build_py`` that also compiles each language's ``.po`` with Babel."""
+
+    def run(self) -> None:
+        super().run()
+        target = LOCALE if self.editable_mode else Path(self.build_lib, "hollywood_gin", "locale")
+        for mo in self._compile(target):
+            self.announce(f"compiled {mo}", level=2)
+
+    def _compile(self, target: Path) -> list[str]:
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        written = []
+        for po_file in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+            with po_file.open("rb") as fp:
+                catalog = read_po(fp)
+            mo_file = target / po_file.relative_to(LOCALE).with_suffix(".mo")
+            mo_file.parent.mkdir(parents=True, exist_ok=True)
+            with mo_file.open("wb") as fp:
+                write_mo(fp, catalog)  # untranslated and fuzzy entries are left out
+            written.append(str(mo_file))
+        return written
+
+    def get_outputs(self, include_bytecode: bool = True) -> list[str]:
+        base = Path(self.build_lib, "hollywood_gin", "locale")
+        mos = [str(base / p.relative_to(LOCALE).with_suffix(".mo"))
+               for p in sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))]
+        return [*super().get_outputs(include_bytecode), *mos]
+
+
+setup(cmdclass={"build_py": build_py_with_catalogues})

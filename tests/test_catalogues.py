@@ -1,0 +1,137 @@
+"""Every catalogue is complete, checked and in step with the code (issue 12).
+
+For each language: every message translated and none fuzzy, the placeholders of each
+translation exactly those of the English (``{card}``, ``{n:>3}``, ``%(n)s``), the right
+number of plural forms under a Plural-Forms header that matches CLDR's plural rules,
+and Babel's own checks clean. The template holds exactly what the code marks, so a
+message wrapped but not extracted (``make i18n`` forgotten) fails here too.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+import string
+from pathlib import Path
+
+import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from hollywood_gin import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = i18n.LOCALE_DIR
+TEMPLATE = LOCALE / "hollywood_gin.pot"
+TRANSLATED = [code for code in i18n.LANGUAGES if code != "en"]
+
+# Plural forms per gettext's and CLDR's conventions: Lithuanian three (one, few, other),
+# Lao none (one form), Afrikaans, Norwegian Bokmål and Hausa two (one, other).
+NPLURALS = {"af": 2, "lt": 3, "nb": 2, "lo": 1, "ha": 2}
+
+# The keywords `make i18n` extracts (Makefile): Python's defaults plus the web app's.
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "npgettext": ((1, "c"), 2, 3), "t": None, "tn": (1, 2), "pt": ((1, "c"), 2),
+            "npt": ((1, "c"), 2, 3)}
+
+
+def load(path: Path) -> Catalog:
+    with path.open("rb") as fp:
+        return read_po(fp)
+
+
+def messages(catalog: Catalog) -> list[Message]:
+    return [m for m in catalog if m.id]
+
+
+def key(m: Message) -> tuple[str, str]:
+    return (m.context or "", m.id if isinstance(m.id, str) else m.id[0])
+
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa%]")
+
+
+def placeholders(text: str) -> list[tuple[str, str, str]]:
+    """The format fields and %-placeholders of ``text``, sorted (raises on bad braces)."""
+    found = [(name, spec or "", conv or "") for _lit, name, spec, conv
+             in string.Formatter().parse(text) if name is not None]
+    found += [(p, "", "%") for p in _PERCENT.findall(text) if p != "%%"]
+    return sorted(found)
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return load(TEMPLATE)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_entry_translated_none_fuzzy_and_in_step_with_the_template(
+        lang: str, template: Catalog) -> None:
+    catalog = load(LOCALE / lang / "LC_MESSAGES" / "hollywood_gin.po")
+    assert str(catalog.locale) == lang
+    assert not catalog.obsolete, "run `make i18n` (it drops obsolete entries)"
+    assert sorted(map(key, messages(catalog))) == sorted(map(key, messages(template))), (
+        "the catalogue is not in step with the template: run `make i18n`")
+    for m in messages(catalog):
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        assert not m.fuzzy, f"{lang}: fuzzy: {m.id!r}"
+        assert all(forms), f"{lang}: untranslated: {m.id!r}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_placeholders_identical_to_the_english(lang: str) -> None:
+    catalog = load(LOCALE / lang / "LC_MESSAGES" / "hollywood_gin.po")
+    for m in messages(catalog):
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        want = placeholders(ids[-1])
+        if len(ids) == 2:  # each form serves many counts (Lithuanian's first: 1, 21, 31...)
+            assert placeholders(ids[0]) == want, f"English singular and plural differ: {ids}"
+        for form in forms:
+            assert placeholders(form) == want, f"{lang}: {form!r} for {ids[0]!r}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_plural_forms_header_and_forms(lang: str) -> None:
+    catalog = load(LOCALE / lang / "LC_MESSAGES" / "hollywood_gin.po")
+    header = dict(catalog.mime_headers)
+    assert catalog.num_plurals == NPLURALS[lang]
+    assert header["Plural-Forms"].startswith(f"nplurals={NPLURALS[lang]};")
+    # The expression picks, for every count, the form CLDR's category gives in the
+    # order the browser uses (i18n.PLURAL_CATEGORIES, with Intl.PluralRules).
+    plural = gettext.c2py(header["Plural-Forms"].split("plural=", 1)[1].rstrip(";"))
+    rule = Locale.parse(lang).plural_form
+    order = i18n.PLURAL_CATEGORIES[lang]
+    assert len(order) == NPLURALS[lang]
+    for n in range(0, 1001):
+        assert plural(n) == order.index(rule(n)), (lang, n)
+    for m in messages(catalog):
+        if m.pluralizable:
+            assert len(m.string) == NPLURALS[lang], f"{lang}: {m.id!r}"
+    errors = [(m.id, e) for m, e in catalog.check()]
+    assert errors == [], errors
+
+
+def test_the_template_holds_exactly_what_the_code_marks(template: Catalog) -> None:
+    found: set[tuple[str, str]] = set()
+    method_map = [("src/hollywood_gin/**.py", "python"),
+                  ("src/hollywood_gin/web/static/js/**.js", "javascript")]
+    for _file, _line, msg, _comments, context in extract_from_dir(
+            str(ROOT), method_map, keywords=KEYWORDS, comment_tags=("Translators:",)):
+        found.add((context or "", msg if isinstance(msg, str) else msg[0]))
+    assert found, "no marked message found"
+    assert found == set(map(key, messages(template))), (
+        "src/hollywood_gin/locale/hollywood_gin.pot is out of date: run `make i18n`")
+
+
+def test_no_message_is_marked_with_an_f_string() -> None:
+    """``_(f"...")`` cannot be extracted (translators would never see it): format after ``_``."""
+    bad = re.compile(r"(?<![\w.])(?:_|N_|ngettext|pgettext|npgettext)\(\s*f[\"']")
+    hits = []
+    for path in sorted((ROOT / "src" / "hollywood_gin").rglob("*.py")):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if bad.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert hits == []
