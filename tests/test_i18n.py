@@ -455,3 +455,11 @@ def test_core_messages_speak_the_language_in_force(lang: str) -> None:
     assert "R4.1" in other[0] and "R4.1" in english[0]  # the rule numbers survive
     if lang == PSEUDO:
         assert pseudo_leaks(" ".join(other)) == []
+
+
+def test_the_lao_web_font_ships_with_its_licence() -> None:
+    """The web app draws Lao with its own font (docs/i18n/README.md), never a font service."""
+    fonts = Path(i18n.__file__).parent / "web" / "static" / "fonts"
+    font = (fonts / "noto-sans-lao-lao-wght-normal.woff2").read_bytes()
+    assert font[:4] == b"wOF2" and 10_000 < len(font) < 40_000
+    assert "SIL Open Font License, Version 1.1" in (fonts / "OFL.txt").read_text()
