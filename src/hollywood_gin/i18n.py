@@ -293,13 +293,29 @@ def _load(code: str, localedir: Path) -> gettext.NullTranslations:
         with mo_file.open("rb") as fp:
             return gettext.GNUTranslations(fp)
     if po_file.exists():
-        entries = read_po(po_file.read_text(encoding="utf-8"))
+        entries = _entries(po_file)
         return gettext.GNUTranslations(io.BytesIO(compile_mo(entries)))
     return gettext.NullTranslations()
 
 
+_parsed: dict[Path, tuple[int, list[Entry]]] = {}
+_parsed_lock = threading.Lock()
+
+
+def _entries(path: Path) -> list[Entry]:
+    """A catalogue file's entries, parsed again only when the file changes."""
+    stamp = path.stat().st_mtime_ns
+    with _parsed_lock:
+        found = _parsed.get(path)
+    if found is None or found[0] != stamp:
+        found = (stamp, read_po(path.read_text(encoding="utf-8")))
+        with _parsed_lock:
+            _parsed[path] = found
+    return found[1]
+
+
 def _pseudo_entries(pot: Path) -> list[Entry]:
-    entries = read_po(pot.read_text(encoding="utf-8"))
+    entries = _entries(pot)
     out = [Entry(msgid="", msgstr=(
         f"Content-Type: text/plain; charset=UTF-8\nLanguage: {PSEUDO}\n"
         f"Plural-Forms: {_ENGLISH_PLURALS}\n",))]
@@ -333,7 +349,7 @@ def catalogue_json(lang: str, localedir: Path | None = None) -> dict[str, object
     if code == PSEUDO and _pot_path(where).exists():
         entries = _pseudo_entries(_pot_path(where))
     elif code not in (DEFAULT_LANGUAGE, PSEUDO) and _po_path(code, where).exists():
-        entries = read_po(_po_path(code, where).read_text(encoding="utf-8"))
+        entries = _entries(_po_path(code, where))
     for e in entries:
         if not e.msgid:
             plural_forms = header(e.msgstr[0]).get("Plural-Forms", plural_forms)
