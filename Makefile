@@ -41,7 +41,7 @@ test: lint
 LOCALE := src/hollywood_gin/locale
 I18N_LANGS := af lt nb lo ha
 i18n: $(if $(filter $(VENV)/bin,$(BIN)),$(VENV)/.test-installed)
-	$(BIN)/pybabel extract -F babel.cfg -k t -k tn:1,2 -k pt:1c,2 -k npt:1c,2,3 \
+	PYTHONPATH=src $(BIN)/pybabel extract -F babel.cfg \
 	  --add-comments=Translators: --add-location=file --sort-by-file \
 	  --project=hollywood-gin --version=$$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml) \
 	  --copyright-holder="the hollywood-gin authors" \

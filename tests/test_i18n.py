@@ -331,28 +331,27 @@ msgstr ""
 "Plural-Forms: nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : "
 "n%10>=2 && (n%100<10 || n%100>=20) ? 1 : 2);\n"
 
-#: src/hollywood_gin/web/static/js/table.js
+#: src/hollywood_gin/web/static/js/i18n.js
+msgctxt "btn.draw"
 msgid "Draw"
 msgstr "Traukti"
 
-#: src/hollywood_gin/web/static/js/table.js src/hollywood_gin/tui/app.py
-msgid "{n} hand"
-msgid_plural "{n} hands"
-msgstr[0] "{n} raundas"
-msgstr[1] "{n} raundai"
-msgstr[2] "{n} raundų"
+#: src/hollywood_gin/web/static/js/i18n.js
+msgctxt "sheet.boxes"
+msgid "1 box"
+msgid_plural "{n} boxes"
+msgstr[0] "{n} langelis"
+msgstr[1] "{n} langeliai"
+msgstr[2] "{n} langelių"
 
-#: src/hollywood_gin/web/static/js/main.js
-msgctxt "button"
-msgid "Pass"
-msgstr "Atsisakyti"
-
-#: src/hollywood_gin/web/static/js/main.js
+#: src/hollywood_gin/web/static/js/i18n.js
 #, fuzzy
+msgctxt "btn.knock"
 msgid "Knock"
 msgstr "Belsti?"
 
-#: src/hollywood_gin/web/static/js/main.js
+#: src/hollywood_gin/web/static/js/i18n.js
+msgctxt "btn.gin"
 msgid "Gin"
 msgstr ""
 
@@ -362,25 +361,33 @@ msgstr "raundas baigėsi"
 '''
 
 
-def test_catalogue_json_gives_the_javascript_messages_only(tmp_path: Path) -> None:
+def test_catalogue_json_gives_the_page_its_table_in_the_language(tmp_path: Path) -> None:
+    """Keys of the page's table (the messages' contexts) to translations; plurals by CLDR
+    category, as the page's t() picks them with Intl.PluralRules; no fuzzy, no empty, no
+    message of the Python side."""
     po_file = tmp_path / "lt" / "LC_MESSAGES" / "hollywood_gin.po"
     po_file.parent.mkdir(parents=True)
     po_file.write_text(JS_PO, encoding="utf-8")
     data = i18n.catalogue_json("lt-LT", tmp_path)
     assert data["lang"] == "lt" and data["name"] == "Lietuvių"
     assert data["messages"] == {
-        "Draw": "Traukti",
-        "{n} hand": ["{n} raundas", "{n} raundai", "{n} raundų"],
-        "button\x04Pass": "Atsisakyti",
+        "btn.draw": "Traukti",
+        "sheet.boxes": {"one": "{n} langelis", "few": "{n} langeliai", "other": "{n} langelių"},
     }
     assert data["plural_categories"] == ["one", "few", "other"]
     assert str(data["plural_forms"]).startswith("nplurals=3;")
     assert json.loads(json.dumps(data)) == data
 
 
-def test_catalogue_json_of_english_pseudo_and_the_real_catalogues() -> None:
+def test_catalogue_json_of_english_pseudo_and_the_real_catalogues(tmp_path: Path) -> None:
     english = i18n.catalogue_json("en")
     assert english["messages"] == {} and english["plural_categories"] == ["one", "other"]
+    (tmp_path / "hollywood_gin.pot").write_text(JS_PO.replace('msgstr "Traukti"', 'msgstr ""'),
+                                                encoding="utf-8")
+    fake = i18n.catalogue_json(PSEUDO, tmp_path)["messages"]
+    assert fake == {"btn.draw": pseudo("Draw"), "btn.knock": pseudo("Knock"),
+                    "btn.gin": pseudo("Gin"),
+                    "sheet.boxes": {"one": pseudo("1 box"), "other": pseudo("{n} boxes")}}
     for lang in ("af", "lt", "nb", "lo", "ha", PSEUDO):
         data = i18n.catalogue_json(lang)
         nplurals = int(str(data["plural_forms"]).split("nplurals=")[1].split(";")[0])
@@ -388,7 +395,7 @@ def test_catalogue_json_of_english_pseudo_and_the_real_catalogues() -> None:
         messages = data["messages"]
         assert isinstance(messages, dict)
         for key, value in messages.items():
-            forms = value if isinstance(value, list) else [value]
+            forms = list(value.values()) if isinstance(value, dict) else [value]
             assert all(forms) and (len(forms) in (1, nplurals)), key
     with pytest.raises(LanguageError):
         i18n.catalogue_json("fr")

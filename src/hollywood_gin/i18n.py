@@ -335,16 +335,19 @@ def _is_browser_message(entry: Entry) -> bool:
 def catalogue_json(lang: str, localedir: Path | None = None) -> dict[str, object]:
     """The web app's messages in ``lang`` for the browser, from the same ``.po`` files.
 
-    ``messages`` maps each message the JavaScript uses (``context + "\\x04" + msgid``
-    when it has a context) to its translation, or to the list of its plural forms;
-    an untranslated or fuzzy message is left out, so the page shows the English.
-    ``plural_categories`` gives the CLDR category of each form in order, for
-    ``Intl.PluralRules(lang).select(n)``; ``plural_forms`` is the catalogue's header.
+    ``messages`` maps each key of the page's message table (``static/js/i18n.js``, whose
+    keys are the messages' contexts in the catalogue, see ``web/messages_table.py``) to
+    its translation, a plural to ``{category: form}`` in the language's CLDR categories
+    (what ``Intl.PluralRules(lang).select(n)`` returns); an untranslated or fuzzy message
+    is left out, so the page shows its English. English itself needs none.
+    ``plural_categories`` lists the categories in the catalogue's form order and
+    ``plural_forms`` is its header.
     """
     code = validate_language(lang)
     where = LOCALE_DIR if localedir is None else Path(localedir)
     plural_forms = _ENGLISH_PLURALS
-    messages: dict[str, str | list[str]] = {}
+    categories = PLURAL_CATEGORIES[code]
+    messages: dict[str, str | dict[str, str]] = {}
     entries: list[Entry] = []
     if code == PSEUDO and _pot_path(where).exists():
         entries = _pseudo_entries(_pot_path(where))
@@ -354,13 +357,16 @@ def catalogue_json(lang: str, localedir: Path | None = None) -> dict[str, object
         if not e.msgid:
             plural_forms = header(e.msgstr[0]).get("Plural-Forms", plural_forms)
         elif _is_browser_message(e) and e.translated:
-            key = e.msgid if e.context is None else f"{e.context}\x04{e.msgid}"
-            messages[key] = e.msgstr[0] if e.msgid_plural is None else list(e.msgstr)
+            key = e.msgid if e.context is None else e.context
+            if e.msgid_plural is None:
+                messages[key] = e.msgstr[0]
+            else:
+                messages[key] = dict(zip(categories, e.msgstr, strict=False))
     return {
         "lang": code,
         "name": LANGUAGES.get(code, "pseudo"),
         "plural_forms": plural_forms,
-        "plural_categories": list(PLURAL_CATEGORIES[code]),
+        "plural_categories": list(categories),
         "messages": messages,
     }
 
