@@ -98,7 +98,7 @@ class ScoreSheet:
                 _("points must be a whole number, 1 or more, not {points!r}").format(points=points))
         if self.finished:
             raise SheetError(
-                # Translators: {columns} is 1 or 3 (the rule option `columns`).
+                # Translators: {columns} is 1 to 5 (the rule option `columns`).
                 ngettext("cannot record {points} for player {player}: the sheet is finished "
                          "(its {columns} column is closed, R7.5)",
                          "cannot record {points} for player {player}: the sheet is finished "
