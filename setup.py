@@ -9,11 +9,21 @@ A checkout used without installing reads the ``.po`` files directly (hollywood_g
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
 LOCALE = Path("src", "hollywood_gin", "locale")
+
+
+def drop_partial_plurals(catalog: Any) -> None:
+    """Leave out a plural message with an empty form: Babel's ``write_mo`` would fill the
+    form with an English one by its index ("21 decision" in Lithuanian), where gettext's
+    fallback for a missing message picks the English by English rules."""
+    for message in list(catalog):
+        if message.id and message.pluralizable and not all(message.string):
+            catalog.delete(message.id, message.context)
 
 
 class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's name)
@@ -33,6 +43,7 @@ class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's 
         for po_file in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
             with po_file.open("rb") as fp:
                 catalog = read_po(fp)
+            drop_partial_plurals(catalog)
             mo_file = target / po_file.relative_to(LOCALE).with_suffix(".mo")
             mo_file.parent.mkdir(parents=True, exist_ok=True)
             with mo_file.open("wb") as fp:

@@ -94,10 +94,14 @@ def test_placeholders_identical_to_the_english(lang: str) -> None:
     for m in messages(catalog):
         ids = m.id if isinstance(m.id, tuple) else (m.id,)
         forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        if m.fuzzy:
+            continue  # a guess, never shown: the completeness test names it
         want = placeholders(ids[-1])
         if len(ids) == 2:
             assert set(placeholders(ids[0])) <= set(want), f"English forms differ: {ids}"
         for i, form in enumerate(forms):
+            if not form:
+                continue  # untranslated: the completeness test names it
             got = placeholders(form)
             if len(ids) == 2 and i in only_one:
                 assert set(got) <= set(want), f"{lang}: {form!r} for {ids[0]!r}"
