@@ -49,6 +49,9 @@ os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 # servers it starts choose their language from the environment); tests of the other
 # languages choose theirs explicitly.
 os.environ["LANGUAGE"] = "en"
+# ... and never reads or writes the player's own settings (a language chosen in the game
+# would come before LANGUAGE): every test process gets an empty folder of its own.
+os.environ["HOLLYWOOD_GIN_CONFIG"] = tempfile.mkdtemp(prefix="hg-test-config-")
 
 
 @pytest.fixture(autouse=True)

@@ -295,12 +295,23 @@ def test_pseudo_accents_every_letter_and_keeps_placeholders_and_markup() -> None
     for kept in ("{card}", "[b]", "[/b]", "<em>", "</em>", "%(n)s", "%d", "{n:>3}", "{{",
                  "}}", "&amp;", "{card!r}", "R4.1"):
         assert kept in out
-    assert "Ďíšçáŕď" in out and "ñóŵ" in out
+    assert "Ďíšçáŕď" in out and "ñóŵ" in out and i18n.PSEUDO_PAD in out
     assert out.format(card="7♥", n=5).count("7♥") == 2
     letters = string.ascii_letters
-    everything = pseudo(letters)[1:-1]
+    everything = pseudo(letters)[1:-1].rstrip(i18n.PSEUDO_PAD)
     assert len(everything) == len(letters) == len(set(everything))
     assert not set(everything) & set(letters)
+
+
+def test_pseudo_is_about_a_third_longer_than_the_english_word_by_word() -> None:
+    """Each word grows by 2 for each 5 letters (the layout tests' stress test), so a long
+    sentence still wraps between words as a real translation would."""
+    assert pseudo("Discard {card}") == "⟦Ďíšçáŕď··· {card}⟧"
+    assert pseudo("a b") == "⟦á ƀ⟧"
+    sentence = "The computer is thinking about its next move in this hand"
+    grown = pseudo(sentence)
+    assert 1.35 <= (len(grown) - 2) / len(sentence) <= 1.45
+    assert grown.count(" ") == sentence.count(" ")
 
 
 def test_pseudo_catalogue_is_the_template_accented() -> None:
@@ -438,10 +449,30 @@ def test_bad_lang_is_a_usage_error_naming_the_languages(
     assert "unknown language 'fr'" in err and "lt (Lietuvių)" in err and "ha (Hausa)" in err
 
 
-def test_help_speaks_the_chosen_language(capsys: pytest.CaptureFixture[str]) -> None:
+def test_help_speaks_the_chosen_language_argparse_words_too(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--help in the language chosen, argparse's own words (usage:, options) included: they
+    reach our catalogue through cli.speak_argparse."""
     with pytest.raises(SystemExit):
-        main(["melds", "--lang", "lt", "--help"])
-    assert "numatytoji" in capsys.readouterr().out
+        main(["melds", "--lang", "qps", "--help"])
+    out = capsys.readouterr().out
+    for english in ("usage: ", "options", "positional arguments",
+                    "show this help message and exit", "rank the discards of an 11-card hand"):
+        assert pseudo(english) in out
+    with pytest.raises(SystemExit):
+        main(["melds", "--lang", "qps", "--knock-limit"])
+    err = capsys.readouterr().err
+    assert pseudo("expected one argument") in err and "expected one argument" not in err
+
+
+def test_argparse_speaks_english_to_others_after_a_command() -> None:
+    """Pointing argparse at our catalogue changes nothing for other parsers in English."""
+    import argparse
+
+    main(["melds", "--lang", "qps", "As"])
+    i18n.set_language("en")
+    parser = argparse.ArgumentParser(prog="other")
+    assert "options:" in parser.format_help() and "usage: other" in parser.format_help()
 
 
 # -- the core's own messages -------------------------------------------------------------------

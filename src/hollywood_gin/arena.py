@@ -27,6 +27,7 @@ from typing import Any, TextIO
 from .actions import Action
 from .errors import HollywoodGinError
 from .hand import Hand
+from .i18n import _
 from .match import Match
 from .rules import Rules
 from .sheet import ScoreSheet
@@ -403,7 +404,7 @@ def _aggregate(
     results = sorted(results, key=lambda r: (r.pair, r.swapped))
     nets: tuple[list[float], list[float]] = ([], [])
     scored: tuple[list[float], list[float]] = ([], [])
-    counts = [dict.fromkeys(_COUNT_KEYS, 0) for _ in (0, 1)]
+    counts = [dict.fromkeys(_COUNT_KEYS, 0) for _seat in (0, 1)]
     times: tuple[list[float], list[float]] = ([], [])
     matches = [0, 0]
     match_wins = [0, 0]
@@ -751,7 +752,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     parser = subparsers.add_parser(
         "arena",
-        help="play two bots against each other on mirrored deals",
+        # Translators: the arena command's line in `hollywood-gin --help` (its own --help, a
+        # research tool's, stays English).
+        help=_("play two bots against each other on mirrored deals"),
         description="Play two bots on mirrored deals (each deal twice, seats swapped) in "
         "parallel processes and report wins with 95% Wilson intervals, points per hand, "
         "how hands ended and decision times.  Bots: " + ", ".join(BOT_NAMES)

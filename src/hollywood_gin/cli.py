@@ -5,6 +5,12 @@ dependencies are needed only by the subcommand that uses it.  Every error of eve
 subcommand is one line on stderr and exit code 2, never a traceback: a bad option, a
 bad file, a missing optional layer (named with the extra that installs it).  A closed
 stdout (``| head``) ends the command quietly.
+
+Every word a player reads is translated (``hollywood_gin.i18n``), argparse's own words
+too: :func:`speak_argparse` is the one place that points argparse's gettext lookups
+(``usage:``, ``options``, its errors) at our catalogue, and :func:`_argparse_messages`
+lists those messages for extraction.  The language is ``--lang``, else the one saved in the
+game's settings (:mod:`hollywood_gin.settings`), else the environment's.
 """
 
 from __future__ import annotations
@@ -22,13 +28,14 @@ from typing import Any, NoReturn
 from . import __version__, i18n
 from .cards import Card, parse_cards
 from .errors import HollywoodGinError
-from .i18n import _
+from .i18n import N_, _, ngettext
 from .melds import best_melds, discard_choices
 from .rules import OPTIONS, PRESETS, Rules
 
 __all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
            "add_rules_arguments", "build_parser", "check_writable", "main", "number",
-           "rules_given", "rules_of", "whole", "writable_file"]
+           "rules_given", "rules_of", "speak_argparse", "start_language", "whole",
+           "writable_file"]
 
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
@@ -53,6 +60,48 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
 #: URL) are found from the module that is missing.
 COMMAND_EXTRAS: dict[str, str] = {"play": "play", "score": "play", "stats": "play",
                                   "serve": "web", "db": "store"}
+
+
+def speak_argparse() -> None:
+    """Make argparse say its own words (``usage:``, ``options``, ``expected one argument``)
+    in the language in force: it looks them up with the module-level ``_`` and ``ngettext``
+    it imported from :mod:`gettext` (domain ``argparse``, which no catalogue of ours fills),
+    so those two names are pointed at our catalogue, where :func:`_argparse_messages` puts
+    the messages.  In English, and for any text not in the catalogue, the lookup gives the
+    text back unchanged, so other users of argparse in the process see no difference."""
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def _argparse_messages() -> None:  # pragma: no cover - read by `make i18n`, never run
+    """argparse's messages that a player can meet, for the catalogue (Python 3.11's text:
+    a message argparse words differently in another version stays English there)."""
+    # Translators: argparse's words (the command line's --help and errors). Keep %s, %r and
+    # %(name)s as they are; "usage: " ends with a space.
+    N_("usage: ")
+    # Translators: the heading of the --help section listing the options.
+    N_("options")
+    # Translators: the heading of the --help section listing the arguments without a dash.
+    N_("positional arguments")
+    # Translators: the help line of -h/--help.
+    N_("show this help message and exit")
+    N_("argument %(argument_name)s: %(message)s")
+    N_("can't open '%(filename)s': %(error)s")
+    N_("unrecognized arguments: %s")
+    N_("not allowed with argument %s")
+    N_("ignored explicit argument %r")
+    N_("the following arguments are required: %s")
+    N_("one of the arguments %s is required")
+    N_("expected one argument")
+    N_("expected at most one argument")
+    N_("expected at least one argument")
+    ngettext("expected %s argument", "expected %s arguments", 2)
+    N_("ambiguous option: %(option)s could match %(matches)s")
+    N_("unexpected option string: %s")
+    # Translators: %(type)s is a Python type's name (int), %(value)r what was typed.
+    N_("invalid %(type)s value: %(value)r")
+    N_("invalid choice: %(value)r (choose from %(choices)s)")
+    N_("%(prog)s: error: %(message)s\n")
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -144,8 +193,8 @@ def _cmd_melds(args: argparse.Namespace) -> int:
     if args.discard:
         if len(cards) != 11:
             raise HollywoodGinError(
-                f"--discard needs 11 cards (a hand after drawing), not {len(cards)}"
-            )
+                _("--discard needs 11 cards (a hand after drawing), not {n}").format(
+                    n=len(cards)))
         choices = discard_choices(cards)
         if args.json:
             out: Any = {
@@ -160,17 +209,27 @@ def _cmd_melds(args: argparse.Namespace) -> int:
             print(json.dumps(out))
             return 0
         best = choices[0].deadwood
-        print(f"Best discard{'s' if sum(c.deadwood == best for c in choices) > 1 else ''}: "
-              + " ".join(c.card.pretty for c in choices if c.deadwood == best)
-              + f" (deadwood {best})")
+        bests = [c.card.pretty for c in choices if c.deadwood == best]
+        # Translators: {cards} are one or more cards like 7♥ K♠, {n} the deadwood they leave.
+        print(ngettext("Best discard: {cards} (deadwood {n})",
+                       "Best discards: {cards} (deadwood {n})", len(bests)).format(
+            cards=" ".join(bests), n=best))
+        # Translators: the tags of the --discard list (melds --discard): a discard that
+        # leaves gin, or a knock.
+        tags = {"gin": _("gin"), "knock": _("knock"), "": ""}
+        width = max(len(t) for t in tags.values())
         for choice in choices:
             tag = "gin" if choice.deadwood == 0 else (
                 "knock" if choice.deadwood <= args.knock_limit else "")
             rest = [c for c in cards if c != choice.card]
             layout = best_melds(rest)
             melds = "  ".join(" ".join(c.pretty for c in m) for m in layout.melds) or "-"
-            print(f"  discard {choice.card.pretty:>4}: deadwood {choice.deadwood:>3} {tag:<5}  "
-                  f"melds {melds}")
+            # Translators: one line of `melds --discard`; {card:>4} is a card like 10♥
+            # right-aligned in 4 columns, {n:>3} the deadwood in 3, {tag} "gin", "knock" or
+            # nothing, {melds} the melds left (cards like 7♥ 8♥ 9♥).
+            print("  " + _("discard {card:>4}: deadwood {n:>3} {tag}  melds {melds}").format(
+                card=choice.card.pretty, n=choice.deadwood, tag=tags[tag].ljust(width),
+                melds=melds))
         return 0
     layout = best_melds(cards)
     if args.json:
@@ -181,24 +240,36 @@ def _cmd_melds(args: argparse.Namespace) -> int:
             "deadwood": layout.deadwood,
         }))
         return 0
+    # Translators: the two kinds of line of `hollywood-gin melds`, padded to one width:
+    # "meld:" is followed by the cards of one meld, "deadwood:" by the cards left over.
+    meld_word, deadwood_word = _("meld:"), _("deadwood:")
+    width = max(len(meld_word), len(deadwood_word)) + 1
     for meld in layout.melds:
-        print("meld:     " + " ".join(c.pretty for c in meld))
-    print("deadwood: " + (" ".join(c.pretty for c in layout.unmatched) or "-")
+        print(meld_word.ljust(width) + " ".join(c.pretty for c in meld))
+    print(deadwood_word.ljust(width) + (" ".join(c.pretty for c in layout.unmatched) or "-")
           + f"  = {layout.deadwood}")
     return 0
 
 
-def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str = "the rules") -> None:
+def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str | None = None) -> None:
     """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable): every command that takes
     rules reads them the same way, through :func:`rules_of` (and :func:`rules_given` says
-    whether the player chose any)."""
+    whether the player chose any).  ``what`` (translated) says what the rules are for."""
+    # Translators: --help of --rules; {what} says what the rules are for ("the rules" by
+    # default), {presets} lists the preset names (hollywood, classic...: not translated).
     parser.add_argument("--rules", choices=sorted(PRESETS), default=None,
-                        metavar="PRESET",
-                        help=f"{what}: a preset, {', '.join(PRESETS)} (default hollywood); "
-                        "'hollywood-gin rules' prints the rule book")
-    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
-                        help="set one rule option over the preset (repeatable): "
-                        + ", ".join(o.name for o in OPTIONS))
+                        # Translators: a placeholder in --help (capitals, no spaces).
+                        metavar=_("PRESET"),
+                        help=_("{what}: a preset, {presets} (default hollywood); "
+                               "'hollywood-gin rules' prints the rule book").format(
+                            what=what if what is not None else _("the rules"),
+                            presets=", ".join(PRESETS)))
+    # Translators: --help of --rule; {options} lists the option names (not translated).
+    parser.add_argument("--rule", action="append", default=[],
+                        # Translators: a placeholder in --help: an option name, =, a value.
+                        metavar=_("NAME=VALUE"),
+                        help=_("set one rule option over the preset (repeatable): "
+                               "{options}").format(options=", ".join(o.name for o in OPTIONS)))
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
@@ -215,7 +286,7 @@ def rules_given(args: argparse.Namespace) -> bool:
 def _cmd_rules(args: argparse.Namespace) -> int:
     from .rulebook import markdown_to_text, rule_book
 
-    book = rule_book(rules_of(args))
+    book = rule_book(rules_of(args), lang=i18n.language())
     if args.markdown:
         sys.stdout.write(book)
     else:
@@ -239,14 +310,31 @@ def _language(value: str) -> str:
 
 def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
     """``--lang`` on ``parser`` and on every subcommand under it, before or after the name."""
-    parser.add_argument("--lang", type=_language, default=default, metavar="LANG",
-                        help=_("the language to speak: {languages} (default: from LANGUAGE, "
-                               "LC_ALL, LC_MESSAGES or LANG)").format(
-                                   languages=", ".join(i18n.LANGUAGES)))
+    # Translators: a placeholder in --help (capitals, no spaces): a language code.
+    parser.add_argument("--lang", type=_language, default=default, metavar=_("LANG"),
+                        # Translators: --help of --lang; {languages} lists the codes,
+                        # {variables} the environment variables read (LANGUAGE, LANG...).
+                        help=_("the language to speak: {languages} (default: the one chosen "
+                               "in the game, else from {variables})").format(
+                                   languages=", ".join(i18n.LANGUAGES),
+                                   variables=", ".join(("LANGUAGE", "LC_ALL", "LC_MESSAGES",
+                                                        "LANG"))))
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in dict.fromkeys(action.choices.values()):
                 _add_lang(sub, argparse.SUPPRESS)
+
+
+def start_language(argv_lang: str | None) -> str:
+    """The language a command speaks: ``--lang``, else the one the player chose in the game
+    (saved in :mod:`hollywood_gin.settings`), else the environment's, else English."""
+    if argv_lang is None:
+        from .settings import saved_language
+
+        saved = saved_language()
+        if saved is not None:
+            return saved
+    return i18n.choose_language(argv_lang, os.environ)
 
 
 def _peek_lang(argv: Sequence[str]) -> str | None:
@@ -262,37 +350,48 @@ def _peek_lang(argv: Sequence[str]) -> str | None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    speak_argparse()
     parser = CommandParser(
         prog="hollywood-gin",
-        description="Hollywood Gin: play, analyse and evaluate two-player gin rummy.",
+        description=_("Hollywood Gin: play, analyse and evaluate two-player gin rummy."),
     )
-    parser.add_argument("--version", action="version", version=f"hollywood-gin {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"hollywood-gin {__version__}",
+                        help=_("show the version and exit"))
+    # Translators: a placeholder in --help (capitals, no spaces): the command's name.
+    sub = parser.add_subparsers(dest="command", metavar=_("COMMAND"))
 
-    melds = sub.add_parser("melds", help="best melds and deadwood of a hand",
-                           description="Print the least-deadwood arrangement of some cards "
-                           "(R2.4); with --discard, every discard of an 11-card hand.")
-    melds.add_argument("cards", nargs="+", help="cards like As 10h Kd (or 'As,Th,Kd')")
+    melds = sub.add_parser("melds", help=_("best melds and deadwood of a hand"),
+                           description=_("Print the least-deadwood arrangement of some cards "
+                                         "(R2.4); with --discard, every discard of an 11-card "
+                                         "hand."))
+    # Translators: --help of the cards argument; {cards} and {joined} are cards in the
+    # letter form typed on the command line (As = ace of spades, 10h = ten of hearts).
+    melds.add_argument("cards", nargs="+", metavar=_("cards"),
+                       help=_("cards like {cards} (or {joined})").format(
+                           cards="As 10h Kd", joined="'As,Th,Kd'"))
     melds.add_argument("--discard", action="store_true",
-                       help="rank the discards of an 11-card hand")
+                       help=_("rank the discards of an 11-card hand"))
     melds.add_argument("--knock-limit", type=whole(0, 10), default=10, metavar="0-10",
-                       help="knock limit (R5.1), 0 to 10; default 10")
-    melds.add_argument("--json", action="store_true", help="print JSON for scripts")
+                       help=_("knock limit (R5.1), 0 to 10; default 10"))
+    melds.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     melds.set_defaults(func=_cmd_melds)
 
-    replay = sub.add_parser("replay", help="print a match record hand by hand",
-                            description="Replay a saved match record through the engine, "
-                            "checking every action, and print it hand by hand.")
-    replay.add_argument("file", help="a record file (JSON, see docs/record-format.md)")
-    replay.add_argument("--json", action="store_true", help="print JSON for scripts")
+    replay = sub.add_parser("replay", help=_("print a match record hand by hand"),
+                            description=_("Replay a saved match record through the engine, "
+                                          "checking every action, and print it hand by hand."))
+    replay.add_argument("file", metavar=_("file"),
+                        help=_("a record file (JSON, see docs/record-format.md)"))
+    replay.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     replay.set_defaults(func=_cmd_replay)
 
-    rules = sub.add_parser("rules", help="print the rule book for the rules you choose",
-                           description="Print the rule book with the numbers of the chosen "
-                           "rules filled in: a preset, and any option over it with --rule.")
+    rules = sub.add_parser("rules", help=_("print the rule book for the rules you choose"),
+                           description=_("Print the rule book with the numbers of the chosen "
+                                         "rules filled in: a preset, and any option over it "
+                                         "with --rule."))
     add_rules_arguments(rules)
     rules.add_argument("--markdown", action="store_true",
-                       help="print the Markdown source (docs/rules.md is the default rules')")
+                       help=_("print the Markdown source (docs/rules.md is the default "
+                              "rules')"))
     rules.set_defaults(func=_cmd_rules)
 
     for name in LAYER_COMMANDS:
@@ -322,9 +421,9 @@ def _missing_extra(exc: ModuleNotFoundError, command: str | None) -> str | None:
 def _run(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        i18n.set_language(i18n.choose_language(_peek_lang(argv), os.environ))
+        i18n.set_language(start_language(_peek_lang(argv)))
     except i18n.LanguageError:
-        i18n.set_language(i18n.choose_language(None, os.environ))  # argparse names the bad one
+        i18n.set_language(start_language(None))  # argparse names the bad one
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

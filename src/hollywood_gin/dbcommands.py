@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 
+from .i18n import _
+
 __all__ = ["register"]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
@@ -98,7 +100,9 @@ def _cmd_revision(args: argparse.Namespace) -> int:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``db`` to the ``hollywood-gin`` command."""
     db = subparsers.add_parser(
-        "db", help="the saved-games database: upgrade, current, history, check",
+        # Translators: the db command's line in `hollywood-gin --help` (its own --help is
+        # for operators and stays English); upgrade, current... are its subcommands' names.
+        "db", help=_("the saved-games database: upgrade, current, history, check"),
         description="Schema migrations of the saved-games database (Alembic, shipped in the "
         "package). Run `db upgrade` once after installing a new release, before starting the "
         "servers: PostgreSQL databases are not upgraded by the servers themselves.",

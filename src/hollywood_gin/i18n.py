@@ -378,24 +378,39 @@ _ACCENTS = str.maketrans(
     "áƀçďéƒğĥíĵķĺḿñóṕʠŕšťúṽŵẋýžÁƁÇĎÉƑĞĤÍĴĶĹḾÑÓṔɊŔŠŤÚṼŴẊÝŽ",
 )
 # Kept as they are: format fields ({card}, {n:>3}, {{), %-placeholders, Rich/Textual
-# markup ([b], [/], [@click=...]), HTML tags and entities, rule numbers (R4.1).
+# markup ([b], [/], [@click=...]), HTML tags and entities, rule numbers (R4.1), command-line
+# options (--help) and the command's name (hollywood-gin): a translator keeps them too.
 _KEEP = re.compile(
-    r"\{\{|\}\}|\{[^{}]*\}|\bR\d+(?:\.\d+)+"
+    r"\{\{|\}\}|\{[^{}]*\}|\bR\d+(?:\.\d+)+|(?<![\w-])--[a-z][a-z-]*|\bhollywood-gin\b"
     r"|%(?:\([^)]*\))?[-#0 +]*(?:\d+|\*)?(?:\.\d+)?[diouxXeEfFgGcrsa%]"
     r"|\[/?[^\[\]\s][^\[\]]*\]|<[^<>]*>|&#?\w+;"
 )
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+#: Added to every word of the pseudo-locale, 2 for each 5 letters, so that it runs about
+#: 1.4 times as long as the English: longer than any real catalogue measured, so a screen
+#: that holds it holds them (a stress test for the layout tests; see docs/i18n/README.md).
+PSEUDO_PAD = "·"
+PSEUDO_GROWTH = 0.4
+_LETTERS = re.compile(r"[A-Za-z]+")
+
+
+def _accent(text: str) -> str:
+    """Letters accented, each word lengthened by :data:`PSEUDO_GROWTH` of its length."""
+    return _LETTERS.sub(
+        lambda m: m.group().translate(_ACCENTS)
+        + PSEUDO_PAD * int(len(m.group()) * PSEUDO_GROWTH + 0.5), text)
 
 
 def pseudo(message: str) -> str:
-    """``message`` accented and wrapped in ``⟦ ⟧``, placeholders and markup intact."""
+    """``message`` accented, lengthened and wrapped in ``⟦ ⟧``, placeholders and markup
+    intact: ``Discard {card}`` -> ``⟦Ďíšçáŕď·· {card}⟧``."""
     out: list[str] = []
     pos = 0
     for m in _KEEP.finditer(message):
-        out.append(message[pos:m.start()].translate(_ACCENTS))
+        out.append(_accent(message[pos:m.start()]))
         out.append(m.group())
         pos = m.end()
-    out.append(message[pos:].translate(_ACCENTS))
+    out.append(_accent(message[pos:]))
     return PSEUDO_OPEN + "".join(out) + PSEUDO_CLOSE
 
 

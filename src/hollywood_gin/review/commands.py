@@ -13,6 +13,7 @@ from typing import Any
 
 from ..cli import whole
 from ..errors import HollywoodGinError
+from ..i18n import _
 
 __all__ = ["print_saved_review", "register"]
 
@@ -37,8 +38,8 @@ def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
         row = find_match(store, match_id)
         if row.kind == "keeper":
             raise HollywoodGinError(
-                f"match {row.id[:8]} is a score-keeper sheet: it has no cards or actions "
-                "to review")
+                _("match {id} is a score-keeper sheet: it has no cards or actions to "
+                  "review").format(id=row.id[:8]))
         review = review_saved(store, row.id, player, hands=None if hand is None else [hand],
                               settings=settings, jobs=jobs, hindsight=hindsight,
                               progress=ReviewProgress(sys.stderr))
@@ -79,32 +80,35 @@ def _cmd_review(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     """Add ``review`` to the ``hollywood-gin`` command."""
     parser = subparsers.add_parser(
-        "review", help="rate every decision of a player in a finished hand or match",
-        description="Review a player's decisions in a match record or a saved match: each "
-        "decision is analysed from what he could see at that moment, every legal choice "
-        "played out on the same deals, and graded best, good, inaccuracy, mistake or "
-        "blunder by the expected points it lost against the best (see docs/review.md).")
+        "review", help=_("rate every decision of a player in a finished hand or match"),
+        description=_("Review a player's decisions in a match record or a saved match: each "
+                      "decision is analysed from what he could see at that moment, every "
+                      "legal choice played out on the same deals, and graded best, good, "
+                      "inaccuracy, mistake or blunder by the expected points it lost against "
+                      "the best (see docs/review.md)."))
     source = parser.add_mutually_exclusive_group(required=True)
-    source.add_argument("record", nargs="?", help="a match record (docs/record-format.md)")
-    source.add_argument("--saved", metavar="MATCH_ID",
-                        help="a saved match by its id (or a unique beginning of it), as "
-                        "'hollywood-gin stats' lists them")
+    # Translators: a placeholder in --help (a match record file).
+    source.add_argument("record", nargs="?", metavar=_("record"),
+                        help=_("a match record (docs/record-format.md)"))
+    source.add_argument("--saved", metavar=_("MATCH_ID"),
+                        help=_("a saved match by its id (or a unique beginning of it), as "
+                               "{command} lists them").format(command="'hollywood-gin stats'"))
     parser.add_argument("--player", type=int, choices=(0, 1), default=0,
-                        help="whose decisions to review (default 0: you, in a saved match)")
+                        help=_("whose decisions to review (default 0: you, in a saved match)"))
     parser.add_argument("--hand", type=whole(1), default=None, metavar="K",
-                        help="review hand K only (1 first), showing every decision")
-    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="seed of the sampled deals (default 0): the same seed gives the "
-                        "same review")
-    parser.add_argument("--jobs", type=whole(1, 64), default=1,
-                        help="parallel processes (default 1)")
-    parser.add_argument("--deals", type=whole(1, 100_000), default=192,
-                        help="most deals a close decision is played out on (default 192)")
+                        help=_("review hand K only (1 first), showing every decision"))
+    parser.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help=_("seed of the sampled deals (default 0): the same seed gives "
+                               "the same review"))
+    parser.add_argument("--jobs", type=whole(1, 64), default=1, metavar="N",
+                        help=_("parallel processes (default 1)"))
+    parser.add_argument("--deals", type=whole(1, 100_000), default=192, metavar="N",
+                        help=_("most deals a close decision is played out on (default 192)"))
     parser.add_argument("--hindsight", action="store_true",
-                        help="add, per decision, what the opponent actually held and whether "
-                        "the choice worked out (never used for a grade)")
-    parser.add_argument("--db", default=None, metavar="URL",
-                        help="database of --saved (default: $HOLLYWOOD_GIN_DB, else SQLite in "
-                        "your data directory)")
+                        help=_("add, per decision, what the opponent actually held and "
+                               "whether the choice worked out (never used for a grade)"))
+    parser.add_argument("--db", default=None, metavar=_("URL"),
+                        help=_("database of --saved (default: {variable}, else SQLite in your "
+                               "data directory)").format(variable="$HOLLYWOOD_GIN_DB"))
     parser.set_defaults(func=_cmd_review)

@@ -23,9 +23,11 @@ def _level(text: str) -> int:
     try:
         level = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"level must be 1 to 5, not {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("level must be 1 to 5, not {text!r}").format(text=text)) from None
     if not 1 <= level <= 5:
-        raise argparse.ArgumentTypeError(f"level must be 1 to 5, not {level}")
+        raise argparse.ArgumentTypeError(_("level must be 1 to 5, not {level}").format(
+            level=level))
     return level
 
 
@@ -100,8 +102,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         if args.export:
             match_id, path = args.export
             full = export_match(store, match_id, path)
-            print(f"Wrote the record of match {full[:8]} to {path} "
-                  f"(read it with: hollywood-gin replay {path})")
+            print(_("Wrote the record of match {id} to {path} (read it with: {command})")
+                  .format(id=full[:8], path=path, command=f"hollywood-gin replay {path}"))
             return 0
         stats = gather(store)
         if args.plot:
@@ -169,70 +171,82 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add ``play``, ``stats`` and ``score`` to the ``hollywood-gin`` command."""
-    db_help = "database URL (default: $HOLLYWOOD_GIN_DB, else SQLite in your data directory)"
+    # Translators: --help of --db; {variable} is an environment variable's name.
+    db_help = _("database URL (default: {variable}, else SQLite in your data directory)").format(
+        variable="$HOLLYWOOD_GIN_DB")
+    # Translators: placeholders in --help (capitals, no spaces).
+    url, match_id = _("URL"), _("MATCH_ID")
     play = subparsers.add_parser(
-        "play", help="play a Hollywood match against the computer in the terminal",
-        description="Play a Hollywood gin match against the computer. Every move is saved; "
-        "run it again to resume an unfinished match where it stopped (with several, a list "
-        "to choose from). Given any of --level, --rules, --rule, --seed or --first, a new "
-        "match with them starts at once, without the new-match dialog; unfinished matches "
-        "stay saved (see --list, or l in the game). Closing a dialog never abandons a match.")
+        "play", help=_("play a Hollywood match against the computer in the terminal"),
+        description=_("Play a Hollywood gin match against the computer. Every move is saved; "
+                      "run it again to resume an unfinished match where it stopped (with "
+                      "several, a list to choose from). Given any of --level, --rules, "
+                      "--rule, --seed or --first, a new match with them starts at once, "
+                      "without the new-match dialog; unfinished matches stay saved (see "
+                      "--list, or l in the game). Closing a dialog never abandons a match."))
     play.add_argument("--level", type=_level, default=None, metavar="1-5",
-                      help="the computer's strength, 1 (easiest) to 5 (expert); default 3")
+                      help=_("the computer's strength, 1 (easiest) to 5 (expert); default 3"))
     add_rules_arguments(play)
     play.add_argument("--seed", type=whole(0, 2**63 - 1), default=None, metavar="N",
-                      help="deal a reproducible match")
+                      help=_("deal a reproducible match"))
     play.add_argument("--first", type=int, choices=(0, 1), default=None,
-                      help="who deals first: 0 you, 1 the computer (default: at random, R3.1)")
-    play.add_argument("--db", default=None, metavar="URL", help=db_help)
+                      help=_("who deals first: 0 you, 1 the computer (default: at random, "
+                             "R3.1)"))
+    play.add_argument("--db", default=None, metavar=url, help=db_help)
     play.add_argument("--new", action="store_true",
-                      help="start a new match without offering the unfinished ones (they stay "
-                      "saved)")
+                      help=_("start a new match without offering the unfinished ones (they "
+                             "stay saved)"))
     play.add_argument("--list", action="store_true",
-                      help="print every unfinished match and score-keeper sheet, and exit")
-    play.add_argument("--resume", metavar="MATCH_ID", default=None,
-                      help="resume that unfinished match (an id from --list, or its start)")
-    play.add_argument("--delay", type=number(0, 10), default=0.7, metavar="SECONDS",
-                      help="pause before each computer move, 0 to 10 (default 0.7)")
+                      help=_("print every unfinished match and score-keeper sheet, and exit"))
+    play.add_argument("--resume", metavar=match_id, default=None,
+                      help=_("resume that unfinished match (an id from --list, or its start)"))
+    # Translators: a placeholder in --help (capitals, no spaces): a number of seconds.
+    play.add_argument("--delay", type=number(0, 10), default=0.7, metavar=_("SECONDS"),
+                      help=_("pause before each computer move, 0 to 10 (default 0.7)"))
     play.add_argument("--four-colour", "--four-color", dest="four_colour",
-                      action="store_true", help="four-colour deck: diamonds blue, clubs green")
+                      action="store_true",
+                      help=_("four-colour deck: diamonds blue, clubs green"))
     play.set_defaults(func=_cmd_play)
 
     stats = subparsers.add_parser(
-        "stats", help="statistics of your matches against the computer",
-        description="Matches and hands played and won per level, gins, undercuts, best and "
-        "worst match, longest win streak, the accuracy of your decisions over time (from the "
-        "matches reviewed); --export writes a match's record, --review reviews one, --plot "
-        "draws the accuracy.")
-    stats.add_argument("--json", action="store_true", help="print JSON for scripts")
+        "stats", help=_("statistics of your matches against the computer"),
+        description=_("Matches and hands played and won per level, gins, undercuts, best and "
+                      "worst match, longest win streak, the accuracy of your decisions over "
+                      "time (from the matches reviewed); --export writes a match's record, "
+                      "--review reviews one, --plot draws the accuracy."))
+    stats.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     one = stats.add_mutually_exclusive_group()
-    one.add_argument("--export", nargs=2, metavar=("MATCH_ID", "FILE"),
-                     help="write a saved match's record (readable by 'hollywood-gin replay')")
-    one.add_argument("--review", metavar="MATCH_ID", default=None,
-                     help="review your decisions in a saved match, as 'hollywood-gin review "
-                     "--saved' does (about 30 s of CPU for a whole match; hands reviewed "
-                     "before are reused); the match then counts in the accuracy")
+    # Translators: a placeholder in --help (capitals, no spaces): a file's name.
+    one.add_argument("--export", nargs=2, metavar=(match_id, _("FILE")),
+                     help=_("write a saved match's record (readable by {command})").format(
+                         command="'hollywood-gin replay'"))
+    one.add_argument("--review", metavar=match_id, default=None,
+                     help=_("review your decisions in a saved match, as {command} does (about "
+                            "30 s of CPU for a whole match; hands reviewed before are reused); "
+                            "the match then counts in the accuracy").format(
+                                command="'hollywood-gin review --saved'"))
     stats.add_argument("--jobs", type=whole(1, 64), default=1,
-                       help="processes for --review (default 1)")
-    one.add_argument("--plot", metavar="FILE", default=None,
-                     help="write a PNG of your accuracy per reviewed match over time, by "
-                     "level (needs the 'plot' extra)")
-    stats.add_argument("--db", default=None, metavar="URL", help=db_help)
+                       help=_("processes for --review (default 1)"))
+    one.add_argument("--plot", metavar=_("FILE"), default=None,
+                     help=_("write a PNG of your accuracy per reviewed match over time, by "
+                            "level (needs the 'plot' extra)"))
+    stats.add_argument("--db", default=None, metavar=url, help=db_help)
     stats.set_defaults(func=_cmd_stats)
 
     score = subparsers.add_parser(
-        "score", help="keep the Hollywood score of a game played with real cards",
-        description="A Hollywood scoresheet for games played with real cards: enter each hand "
-        "as points or as the deadwood counts; it is saved, and any unfinished sheet can be "
-        "taken up again.")
-    score.add_argument("--names", nargs="+", metavar="NAME",
-                       help="the two players' names (alice bob, or alice,bob): start a new "
-                       "sheet at once, without the dialog")
-    add_rules_arguments(score, what="the rules of a new sheet, started at once (any other "
-                        "rules in the new-sheet dialog)")
+        "score", help=_("keep the Hollywood score of a game played with real cards"),
+        description=_("A Hollywood scoresheet for games played with real cards: enter each "
+                      "hand as points or as the deadwood counts; it is saved, and any "
+                      "unfinished sheet can be taken up again."))
+    # Translators: a placeholder in --help (capitals, no spaces): a player's name.
+    score.add_argument("--names", nargs="+", metavar=_("NAME"),
+                       help=_("the two players' names (alice bob, or alice,bob): start a new "
+                              "sheet at once, without the dialog"))
+    add_rules_arguments(score, what=_("the rules of a new sheet, started at once (any other "
+                                      "rules in the new-sheet dialog)"))
     score.add_argument("--new", action="store_true",
-                       help="ask for a new sheet instead of offering the unfinished ones")
+                       help=_("ask for a new sheet instead of offering the unfinished ones"))
     score.add_argument("--list", action="store_true",
-                       help="print the unfinished sheets and exit")
-    score.add_argument("--db", default=None, metavar="URL", help=db_help)
+                       help=_("print the unfinished sheets and exit"))
+    score.add_argument("--db", default=None, metavar=url, help=db_help)
     score.set_defaults(func=_cmd_score)

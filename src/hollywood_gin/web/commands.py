@@ -128,7 +128,9 @@ def _safe(url: str) -> str:
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve`` to the ``hollywood-gin`` command."""
     serve = subparsers.add_parser(
-        "serve", help="play in the browser: the web app",
+        # Translators: the serve command's line in `hollywood-gin --help` (its own --help
+        # is for whoever runs the server and stays English).
+        "serve", help=_("play in the browser: the web app"),
         description="Serve the web game: against the computer or a friend, saved as it goes. "
         "SQLite by default; PostgreSQL with --db postgresql+psycopg://USER:PASS@HOST/DB.",
     )

@@ -1,0 +1,95 @@
+"""The player's own settings on this computer: for now the language chosen in the game.
+
+A small JSON file, ``settings.json``, in the user's configuration folder
+(``platformdirs.user_config_dir("hollywood-gin")``: ``~/.config/hollywood-gin`` on Linux),
+or in the folder ``$HOLLYWOOD_GIN_CONFIG`` names.  Not in the saved-games store: the
+store may be a database shared by a web server and other players (``--db``), while a
+language is one person's choice on one machine, and a file needs no schema migration.
+
+The terminal game and the score keeper save the language chosen on their help screens
+here; every command then speaks it unless ``--lang`` says otherwise (it comes before the
+environment's ``LANGUAGE``/``LANG``, since the player chose it in so many words).  A
+missing, unreadable or foreign file is no setting: reading never fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from . import i18n
+
+__all__ = ["ENV", "config_dir", "load", "save_language", "saved_language", "settings_file"]
+
+#: The environment variable naming another folder for the settings (tests use it).
+ENV = "HOLLYWOOD_GIN_CONFIG"
+_FILE = "settings.json"
+
+
+def config_dir() -> Path | None:
+    """The folder of the settings file; None when neither ``$HOLLYWOOD_GIN_CONFIG`` nor
+    platformdirs (the ``store`` extra) says where it is."""
+    given = os.environ.get(ENV)
+    if given:
+        return Path(given)
+    try:
+        import platformdirs
+    except ImportError:
+        return None
+    return Path(platformdirs.user_config_dir("hollywood-gin", appauthor=False))
+
+
+def settings_file() -> Path | None:
+    folder = config_dir()
+    return None if folder is None else folder / _FILE
+
+
+def load() -> dict[str, Any]:
+    """Every saved setting; an empty dict when there is no file or it cannot be read."""
+    path = settings_file()
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def saved_language() -> str | None:
+    """The language the player chose in the game, if any (one that is still offered)."""
+    lang = load().get("language")
+    if not isinstance(lang, str):
+        return None
+    try:
+        code = i18n.validate_language(lang)
+    except i18n.LanguageError:
+        return None
+    return code if code in i18n.LANGUAGES else None
+
+
+def save_language(lang: str | None) -> None:
+    """Keep ``lang`` for the next start (None: follow the environment again).  Written to a
+    temporary file and renamed, so a crash never leaves half a file; an unwritable folder
+    raises :class:`OSError` for the caller to report."""
+    path = settings_file()
+    if path is None:
+        raise OSError(i18n._("there is no configuration folder to save the setting in"))
+    data = load()
+    if lang is None:
+        data.pop("language", None)
+    else:
+        data["language"] = i18n.validate_language(lang)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fp:
+            json.dump(data, fp, indent=1, sort_keys=True)
+            fp.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
