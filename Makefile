@@ -42,7 +42,7 @@ LOCALE := src/hollywood_gin/locale
 I18N_LANGS := af lt nb lo ha
 i18n: $(if $(filter $(VENV)/bin,$(BIN)),$(VENV)/.test-installed)
 	PYTHONPATH=src $(BIN)/pybabel extract -F babel.cfg \
-	  --add-comments=Translators: --add-location=file --sort-by-file \
+	  --add-comments=Translators: --add-location=file --sort-by-file -k N_plural:1,2 \
 	  --project=hollywood-gin --version=$$(sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml) \
 	  --copyright-holder="the hollywood-gin authors" \
 	  -o $(LOCALE)/hollywood_gin.pot .

@@ -43,6 +43,7 @@ __all__ = [
     "N_",
     "PSEUDO",
     "LanguageError",
+    "N_plural",
     "_",
     "best_match",
     "catalogue_json",
@@ -141,6 +142,13 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it yet (module-level tables)."""
     return message
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a counted message for extraction without translating it yet: the pair to give
+    :func:`ngettext` with the count where the message is shown (``make i18n`` knows this
+    keyword as a plural, like ``ngettext``)."""
+    return singular, plural
 
 
 def language() -> str:

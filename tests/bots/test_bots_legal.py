@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from hollywood_gin.bots import BOT_NAMES, Bot, BotError, Hint, hint, make_bot
+from hollywood_gin.bots import BOT_NAMES, Bot, BotError, Hint, Reason, hint, make_bot
 from hollywood_gin.bots.levels import LEVELS
 from hollywood_gin.hand import Hand
 from hollywood_gin.match import Match
@@ -132,7 +132,8 @@ def test_hint_is_legal_with_a_reason_and_repeatable() -> None:
         got = hint(view)
         assert isinstance(got, Hint)
         assert got.action in view.legal_actions
-        assert got.reason and "\n" not in got.reason
+        assert isinstance(got.reason, Reason) and got.reason.english()
+        assert "\n" not in got.reason.english()
         assert hint(view) == got
 
 

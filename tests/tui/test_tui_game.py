@@ -11,6 +11,7 @@ import pytest
 from tui_helpers import SIZE, human_turn, play_to_hand_end, screen_text, settle
 
 from hollywood_gin.actions import Action, Discard, Knock, TakeDiscard
+from hollywood_gin.bots import Reason
 from hollywood_gin.hand import HandView, Phase
 from hollywood_gin.melds import discard_choices
 from hollywood_gin.rules import Rules
@@ -234,7 +235,7 @@ def test_a_hint_thinks_off_the_screen_thread_and_a_stale_one_is_dropped(store: S
         gate = threading.Event()
         asked: list[int] = []
 
-        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
+        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
             asked.append(len(view.history))
             gate.wait(10)
             return default_hint(view, sheet)

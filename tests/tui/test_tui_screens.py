@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Select, Static
 from tui_helpers import on_screen, play_out, rendered, screen_text, scripted_action, settle
 
 from hollywood_gin.actions import Action, Discard
+from hollywood_gin.bots import Reason
 from hollywood_gin.hand import HandView, Phase
 from hollywood_gin.melds import best_melds, discard_choices
 from hollywood_gin.rules import OPTIONS, Rules
@@ -39,11 +40,12 @@ def store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
-def long_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
-    """A hint in the computer players' words: letter-form cards, a long reason."""
+def long_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
+    """A hint with a long reason naming a card (which the screen shows with its symbol)."""
     card = next(c.card for c in discard_choices(view.hand) if c.card != view.taken_card)
-    return Discard(card), (f"discard {card}: highest deadwood card, the opponent is unlikely "
-                           f"to want it, and {card} melds with nothing you hold")
+    return Discard(card), Reason.of("the highest deadwood card, the opponent is unlikely "
+                                    "to want it, and {card} melds with nothing you hold",
+                                    card=card)
 
 
 def to_my_discard(session: GameSession) -> None:

@@ -11,10 +11,10 @@ import math
 
 from ..hand import HandView
 from ..sheet import ScoreSheet
-from .base import Bot, BotError, Hint
+from .base import Bot, BotError, Hint, Reason
 from .simple import BasicBot, RandomBot
 
-__all__ = ["BOT_NAMES", "Bot", "BotError", "Hint", "hint", "make_bot"]
+__all__ = ["BOT_NAMES", "Bot", "BotError", "Hint", "Reason", "hint", "make_bot"]
 
 #: Every name :func:`make_bot` knows (``openspiel-simple`` lives in the arena's OpenSpiel
 #: engine, not here).

@@ -14,11 +14,13 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
 from ..actions import Action
+from ..cards import Card
 from ..errors import HollywoodGinError
 from ..hand import HandView
+from ..i18n import N_
 from ..sheet import ScoreSheet
 
-__all__ = ["Bot", "BotError", "Hint", "settings_with"]
+__all__ = ["Bot", "BotError", "Hint", "Reason", "settings_with"]
 
 _S = TypeVar("_S")
 
@@ -28,11 +30,53 @@ class BotError(HollywoodGinError):
 
 
 @dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a bot chose its action, as data a front end puts in the player's language: the
+    English message (the catalogue's id, marked with ``N_`` or ``N_plural`` where it is
+    written) and its values by name.  A value is a number, a :class:`Card` (said with its
+    suit symbol) or another Reason (a phrase the message is built around).  A counted
+    message has its ``plural`` and is chosen by the value ``n``.  The action itself is not
+    in it: the front end names the hint's action in its own words."""
+
+    message: str
+    values: tuple[tuple[str, object], ...] = ()
+    plural: str | None = None
+
+    @classmethod
+    def of(cls, message: str | tuple[str, str], **values: object) -> Reason:
+        """``Reason.of(N_("{card} makes no meld"), card=card)``; a ``N_plural`` pair makes a
+        counted message, its count the value ``n``."""
+        if isinstance(message, tuple):
+            assert "n" in values, "a counted reason needs its count as n"
+            return cls(message[0], tuple(values.items()), message[1])
+        return cls(message, tuple(values.items()))
+
+    def english(self) -> str:
+        """The reason in English, cards with their symbols (logs, tests, a bot's name)."""
+        values = {k: v.pretty if isinstance(v, Card) else
+                  v.english() if isinstance(v, Reason) else v for k, v in self.values}
+        message = self.message
+        if self.plural is not None and values.get("n") != 1:
+            message = self.plural
+        return message.format(**values)
+
+    def __str__(self) -> str:
+        return self.english()
+
+
+@dataclass(frozen=True, slots=True)
 class Hint:
-    """A suggested action and the one-line reason a person can read."""
+    """A suggested action and why (a :class:`Reason`, worded by the front end)."""
 
     action: Action
-    reason: str
+    reason: Reason
+
+
+# Translators: a hint's reason (the terminal game's h key), shown after the action it
+# explains ("discard 7♥ — ..."): why the computer player chose it.
+ONLY_LEGAL = N_("the only legal action")
+# Translators: a hint's reason: the suggested knock is a gin (no deadwood at all).
+GIN = N_("gin, no deadwood left (R2.5)")
 
 
 class Bot(ABC):
@@ -59,7 +103,8 @@ class Bot(ABC):
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         """The choice with a reason; bots that can say why override this."""
         action = self.choose(view, sheet)
-        return Hint(action, f"{action}: the {self.name} bot's choice")
+        # Translators: a hint's reason; {bot} is a computer player's name (greedy, basic).
+        return Hint(action, Reason.of(N_("the {bot} bot's choice"), bot=self.name))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"

@@ -25,9 +25,10 @@ from typing import TypeVar
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
+from ..i18n import N_
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import Bot, Hint, only_choice, settings_with
+from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .greedy import GreedySettings, plan_discard
@@ -99,7 +100,7 @@ class ExpertBot(Bot):
         super().__init__(seed)
         self.settings = settings or ExpertSettings()
         self.greedy = greedy or GreedySettings()
-        self._reason = ""
+        self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
 
     # -- the decision ---------------------------------------------------------------------
@@ -108,7 +109,7 @@ class ExpertBot(Bot):
         self.searched_deals = 0
         forced = only_choice(view)
         if forced is not None:
-            self._reason = f"{forced}: the only legal action"
+            self._reason = Reason.of(ONLY_LEGAL)
             return forced
         sense = read_view(view)
         probs = sense.opp_probs()
@@ -131,7 +132,7 @@ class ExpertBot(Bot):
                 (p for p in plans if p.card in knockable), key=lambda p: (p.deadwood, p.cost)
             )
             if best_knock.deadwood == 0:
-                self._reason = f"gin: knock discarding {CARDS[best_knock.card]}"
+                self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
             candidates.append(Knock(CARDS[best_knock.card]))
         top = plans[0].cost
@@ -171,21 +172,26 @@ class ExpertBot(Bot):
         plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
         melds = in_some_meld(mask, x)
         lowers = plans[0].deadwood < now
+        # Translators: hint reasons (the terminal game's h key), shown after the action they
+        # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
         if not melds and (not lowers or now - plans[0].deadwood < 4):
-            self._reason = f"{refuse}: {upcard} makes no meld"
+            self._reason = Reason.of(N_("{card} makes no meld"), card=upcard)
             return refuse
         if not self.settings.search_draws:
             from .greedy import GreedyBot
 
-            return GreedyBot(settings=self.greedy).choose(view, sheet)
+            greedy = GreedyBot(settings=self.greedy)
+            action = greedy.choose(view, sheet)
+            self._reason = greedy.explain_last()
+            return action
         values = self._search(view, sheet, sense, [take, refuse])
         if values[0] > values[1]:
-            self._reason = (
-                f"{take}: {upcard} " + ("makes a meld" if melds else "lowers the deadwood")
-                + f" (worth {values[0] - values[1]:+.1f} over a blind draw)"
-            )
+            self._reason = Reason.of(
+                N_("{card} makes a meld (worth {gain:+.1f} over a blind draw)") if melds
+                else N_("{card} lowers the deadwood (worth {gain:+.1f} over a blind draw)"),
+                card=upcard, gain=values[0] - values[1])
             return take
-        self._reason = f"{refuse}: {upcard} is worth less than a blind draw"
+        self._reason = Reason.of(N_("{card} is worth less than a blind draw"), card=upcard)
         return refuse
 
     # -- the search -----------------------------------------------------------------------
@@ -325,33 +331,45 @@ class ExpertBot(Bot):
         values: list[float] | None = None,
         candidates: list[Action] | None = None,
         mask: int = 0,
-    ) -> str:
+    ) -> Reason:
         if isinstance(action, Knock):
-            extra = ""
             if values is not None and candidates is not None and len(values) > 1:
                 others = [v for a, v in zip(candidates, values, strict=True) if a != action]
-                extra = f" (worth {values[candidates.index(action)] - max(others):+.1f} " \
-                        "over playing on)"
-            return f"knock discarding {action.card}: an undercut is unlikely{extra}"
+                # Translators: a hint's reason for a knock; {gain} is a number of points
+                # like +2.5.
+                return Reason.of(N_("an undercut is unlikely (worth {gain:+.1f} over playing "
+                                    "on)"),
+                                 gain=values[candidates.index(action)] - max(others))
+            # Translators: a hint's reason for a knock.
+            return Reason.of(N_("an undercut is unlikely"))
         assert isinstance(action, Discard)
+        # Translators: the second half of a hint's reason for a discard ({tail} in "{what},
+        # {tail}"): how much the opponent may want the card.
         if danger < 0.1:
-            tail = "the opponent is unlikely to want it"
+            tail = Reason.of(N_("the opponent is unlikely to want it"))
         elif danger < 0.3:
-            tail = "some risk of helping the opponent"
+            tail = Reason.of(N_("some risk of helping the opponent"))
         else:
-            tail = "the opponent may want it, but keeping it costs more"
+            tail = Reason.of(N_("the opponent may want it, but keeping it costs more"))
         card = action.card
         free = free_mask(mask & ~card.bit | card.bit) if mask else 0
         high = max((POINTS[i] for i in indexes_of_mask(free)), default=0)
+        # Translators: the first half of a hint's reason for a discard ({what} in "{what},
+        # {tail}"): why this card goes.
         if not free >> card.index & 1:
-            what = "it breaks the weakest meld"
+            what = Reason.of(N_("it breaks the weakest meld"))
         elif card.points >= high:
-            what = "highest deadwood card"
+            what = Reason.of(N_("the highest deadwood card"))
         else:
-            what = "the deadwood card least likely to meld"
+            what = Reason.of(N_("the deadwood card least likely to meld"))
         if values is not None and candidates and any(isinstance(a, Knock) for a in candidates):
-            return f"discard {card}: playing on beats knocking now ({what}; {tail})"
-        return f"discard {card}: {what}, {tail}"
+            # Translators: a hint's reason for a discard when a knock was possible; {what}
+            # and {tail} are the two halves above.
+            return Reason.of(N_("playing on beats knocking now ({what}; {tail})"), what=what,
+                             tail=tail)
+        # Translators: a hint's reason for a discard: {what} and {tail} are the halves
+        # above ("the highest deadwood card", "the opponent is unlikely to want it").
+        return Reason.of(N_("{what}, {tail}"), what=what, tail=tail)
 
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)

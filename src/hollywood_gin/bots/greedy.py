@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
+from ..i18n import N_, N_plural
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import Bot, Hint, only_choice, settings_with
+from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, RELATED, CardSense, danger, read_view
 
 __all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
@@ -115,12 +116,12 @@ class GreedyBot(Bot):
     def __init__(self, seed: int | None = None, *, settings: GreedySettings | None = None) -> None:
         super().__init__(seed)
         self.settings = settings or GreedySettings()
-        self._last_reason = ""
+        self._last_reason = Reason.of(ONLY_LEGAL)
 
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
         forced = only_choice(view)
         if forced is not None:
-            self._last_reason = f"{forced}: the only legal action"
+            self._last_reason = Reason.of(ONLY_LEGAL)
             return forced
         sense = read_view(view)
         probs = sense.opp_probs()
@@ -153,15 +154,19 @@ class GreedyBot(Bot):
         blind = now - scale * pot - pot / stock
         can_knock_now = take.deadwood <= view.knock_limit < now
         wants = take.card != x and (can_knock_now or take.cost + s.take_margin < blind)
+        # Translators: hint reasons (the terminal game's h key), shown after the action they
+        # explain; {card} is the upcard, like 7♥.
         if view.phase is Phase.OFFER:
             self._last_reason = (
-                f"take {upcard}: it makes a meld" if wants else f"pass on {upcard}: no use"
+                Reason.of(N_("{card} makes a meld"), card=upcard) if wants
+                else Reason.of(N_("{card} is of no use to this hand"), card=upcard)
             )
             return TakeUpcard() if wants else Pass()
         if wants and TakeDiscard() in view.legal_actions:
-            self._last_reason = f"take {upcard}: it makes a meld and lowers the deadwood"
+            self._last_reason = Reason.of(N_("{card} makes a meld and lowers the deadwood"),
+                                          card=upcard)
             return TakeDiscard()
-        self._last_reason = f"draw from the stock: {upcard} does not help enough"
+        self._last_reason = Reason.of(N_("{card} does not help enough"), card=upcard)
         return DrawStock()
 
     # -- discarding and knocking ----------------------------------------------------------
@@ -177,23 +182,29 @@ class GreedyBot(Bot):
             knock_plans = [p for p in plans if p.card in knockable]
             best_knock = min(knock_plans, key=lambda p: (p.deadwood, p.cost, p.card))
             if best_knock.deadwood == 0:
-                self._last_reason = f"gin: knock discarding {CARDS[best_knock.card]}"
+                self._last_reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
             if self.should_knock(view, sense, best_knock.deadwood):
-                self._last_reason = (
-                    f"knock with {best_knock.deadwood}: the opponent has had "
-                    f"{sense.opp_draws} draws, an undercut is unlikely"
-                )
+                # Translators: a hint's reason for a knock: {deadwood} is what the knocker
+                # keeps, {n} how many cards the opponent has drawn this hand.
+                self._last_reason = Reason.of(N_plural(
+                    "knock with {deadwood}: the opponent has had {n} draw, an undercut is "
+                    "unlikely",
+                    "knock with {deadwood}: the opponent has had {n} draws, an undercut is "
+                    "unlikely"), deadwood=best_knock.deadwood, n=sense.opp_draws)
                 return Knock(CARDS[best_knock.card])
         best = plans[0]
         card = CARDS[best.card]
-        why = "highest deadwood card" if best.deadwood == min(p.deadwood for p in plans) else (
-            "keeps the hand's live chances"
-        )
+        highest = best.deadwood == min(p.deadwood for p in plans)
+        # Translators: hint reasons for a discard (the action is named before them).
         if best.danger < 0.1:
-            self._last_reason = f"discard {card}: {why}, the opponent is unlikely to want it"
+            self._last_reason = Reason.of(
+                N_("the highest deadwood card, and the opponent is unlikely to want it")
+                if highest else
+                N_("it keeps the hand's live chances, and the opponent is unlikely to want it"))
         else:
-            self._last_reason = f"discard {card}: {why}"
+            self._last_reason = Reason.of(N_("the highest deadwood card") if highest
+                                          else N_("it keeps the hand's live chances"))
         return Discard(card)
 
     def should_knock(self, view: HandView, sense: CardSense, dead: int) -> bool:
@@ -206,3 +217,7 @@ class GreedyBot(Bot):
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)
         return Hint(action, self._last_reason)
+
+    def explain_last(self) -> Reason:
+        """Why the last :meth:`choose` chose as it did."""
+        return self._last_reason

@@ -21,9 +21,10 @@ from __future__ import annotations
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS
 from ..hand import HandView, Phase
+from ..i18n import N_
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import Bot, Hint, only_choice
+from .base import Bot, Hint, Reason, only_choice
 from .cardsense import in_some_meld
 
 __all__ = ["BasicBot", "RandomBot"]
@@ -122,10 +123,11 @@ class BasicBot(Bot):
 
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)
+        # Translators: hint reasons (the terminal game's h key), shown after the action.
         if isinstance(action, Knock):
-            return Hint(action, f"{action}: knock as soon as the deadwood allows")
+            return Hint(action, Reason.of(N_("knock as soon as the deadwood allows")))
         if isinstance(action, Discard):
-            return Hint(action, f"{action}: it leaves the least deadwood")
+            return Hint(action, Reason.of(N_("it leaves the least deadwood")))
         if isinstance(action, TakeUpcard | TakeDiscard):
-            return Hint(action, f"{action}: the card makes a meld")
-        return Hint(action, f"{action}: the card makes no meld")
+            return Hint(action, Reason.of(N_("the card makes a meld")))
+        return Hint(action, Reason.of(N_("the card makes no meld")))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..actions import Action, Discard, TakeDiscard, TakeUpcard
 from ..cards import Card
@@ -23,6 +23,9 @@ from ..match import Match
 from ..rules import Rules
 from ..sheet import ScoreSheet
 from ..store import PersistentMatch, Store, StoredMatch
+
+if TYPE_CHECKING:
+    from ..bots import Reason
 
 __all__ = ["COMPUTER", "HUMAN", "Bot", "BotFactory", "GameSession", "Hinter", "Move", "resumable"]
 
@@ -42,8 +45,8 @@ class Bot(Protocol):
 BotFactory = Callable[[int, int], Bot]
 """Makes the computer player of a level from a seed."""
 
-Hinter = Callable[[HandView, ScoreSheet], tuple[Action, str]]
-"""Suggests the person's action with a one-line reason."""
+Hinter = Callable[[HandView, ScoreSheet], "tuple[Action, Reason]"]
+"""Suggests the person's action with its reason (words chosen by the screen)."""
 
 
 def default_bot(level: int, seed: int) -> Bot:
@@ -54,14 +57,12 @@ def default_bot(level: int, seed: int) -> Bot:
     return bot
 
 
-def default_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
-    """The expert's suggestion and its one-line reason."""
+def default_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
+    """The expert's suggestion and its reason."""
     from .. import bots
 
     suggestion = bots.hint(view, sheet)
-    action: Action = suggestion.action
-    reason: str = suggestion.reason
-    return action, reason
+    return suggestion.action, suggestion.reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +260,7 @@ class GameSession:
             raise IllegalActionError(_("a hint is given on your turn"))
         return self.pm.action_count, self.view(), self.sheet.copy()
 
-    def think_hint(self, view: HandView, sheet: ScoreSheet) -> tuple[Action, str]:
+    def think_hint(self, view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
         """The expert's suggested action and its reason (touches nothing of the session)."""
         return self._hinter(view, sheet)
 

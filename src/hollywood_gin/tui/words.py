@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..hand import HandView, Phase
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..melds import deadwood, discard_choices
+
+if TYPE_CHECKING:
+    from ..bots import Reason
 
 __all__ = [
     "action_name",
@@ -25,6 +29,7 @@ __all__ = [
     "knock_options",
     "legal_now",
     "pretty_text",
+    "reason_words",
     "refusal",
     "sentence",
 ]
@@ -182,16 +187,28 @@ def _refused_discard(view: HandView, action: Discard | Knock) -> str:
         action=action_name(action), legal=legal))
 
 
-def hint_words(action: Action, reason: str, view: HandView) -> str:
-    """The expert's hint as the screen says it: the action, then why, cards with symbols.
+def reason_words(reason: Reason) -> str:
+    """A computer player's reason in the language in force: its message through the
+    catalogue, cards with their suit symbols, phrases in it translated the same way."""
+    from ..bots.base import Reason  # the bots layer, imported when a hint is shown
 
-    The reason comes from the computer players as "<action>: <why>"; the action is named
-    once, in the screen's words."""
-    head, sep, why = reason.partition(": ")
-    if not sep:
-        why = reason
-    elif head.startswith("gin"):
-        why = _("gin, no deadwood left (R2.5)")
-    cards = [*view.hand, *view.discard_pile]
-    return _("{action} — {why}").format(action=action_name(action),
-                                         why=pretty_text(why, cards))
+    if reason.plural is not None:
+        text = ngettext(reason.message, reason.plural, int(str(dict(reason.values)["n"])))
+    else:
+        text = _(reason.message)
+    values: dict[str, object] = {}
+    for name, value in reason.values:
+        if isinstance(value, Card):
+            values[name] = value.pretty
+        elif isinstance(value, Reason):
+            values[name] = reason_words(value)
+        else:
+            values[name] = value
+    return text.format(**values)
+
+
+def hint_words(action: Action, reason: Reason, view: HandView) -> str:
+    """The expert's hint as the screen says it: the action in the screen's words, then why."""
+    # Translators: a hint on the terminal game's table: {action} is what to do ("discard
+    # 7♥"), {why} the computer player's reason.
+    return _("{action} — {why}").format(action=action_name(action), why=reason_words(reason))
