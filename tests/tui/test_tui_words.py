@@ -12,8 +12,10 @@ import pytest
 from rich.console import Console
 
 from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from hollywood_gin.bots.base import GIN, Reason
 from hollywood_gin.cards import Card
 from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.i18n import N_
 from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.sheet import ScoreSheet
 from hollywood_gin.tui.look import entry_words, sheet_table
@@ -121,9 +123,9 @@ def test_a_hint_names_its_action_once_with_symbols() -> None:
     hand.apply(TakeUpcard())
     view = hand.view(hand.to_act)
     card = next(c for c in view.hand if c != view.taken_card)
-    words = hint_words(Discard(card), f"discard {card}: highest deadwood card", view)
-    assert words == f"discard {card.pretty} — highest deadwood card"
-    gin = hint_words(Knock(card), f"gin: knock discarding {card}", view)
+    words = hint_words(Discard(card), Reason.of(N_("the highest deadwood card")), view)
+    assert words == f"discard {card.pretty} — the highest deadwood card"
+    gin = hint_words(Knock(card), Reason.of(GIN), view)
     assert gin.startswith(f"knock, discarding {card.pretty} — gin")
 
 
