@@ -260,10 +260,11 @@ def add_rules_arguments(parser: argparse.ArgumentParser, *, what: str | None = N
     parser.add_argument("--rules", choices=sorted(PRESETS), default=None,
                         # Translators: a placeholder in --help (capitals, no spaces).
                         metavar=_("PRESET"),
-                        help=_("{what}: a preset, {presets} (default hollywood); "
-                               "'hollywood-gin rules' prints the rule book").format(
+                        help=_("{what}: a preset, {presets} (default {default}); {command} "
+                               "prints the rule book").format(
                             what=what if what is not None else _("the rules"),
-                            presets=", ".join(PRESETS)))
+                            presets=", ".join(PRESETS), default="hollywood",
+                            command="'hollywood-gin rules'"))
     # Translators: --help of --rule; {options} lists the option names (not translated).
     parser.add_argument("--rule", action="append", default=[],
                         # Translators: a placeholder in --help: an option name, =, a value.

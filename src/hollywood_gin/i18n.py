@@ -424,6 +424,9 @@ def pseudo(message: str) -> str:
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*[A-Za-z]")
 _CARD_TEXT = re.compile(r"\b(?:10|[2-9TJQKA])[shdc]\b")
+_HEX_ID = re.compile(r"\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b")
+# What the player types as it is: a command (hollywood-gin rules), an option (--rule).
+_COMMAND_TEXT = re.compile(r"\bhollywood-gin(?: [a-z]+)?\b|(?<![\w-])--[a-z][a-z-]*")
 
 
 def pseudo_leaks(text: str, allow: Iterable[str] = ("Hollywood Gin",)) -> list[str]:
@@ -432,8 +435,11 @@ def pseudo_leaks(text: str, allow: Iterable[str] = ("Hollywood Gin",)) -> list[s
     Every letter the catalogue gives is accented, so a plain ASCII word of two letters
     or more came from somewhere else: an unwrapped string, a message missing from the
     template, or a name. ``allow`` lists the texts allowed through (proper names);
-    cards in their letter form (``Th``, ``As``: data, not words) are allowed too.
+    cards in their letter form (``Th``, ``As``: data, not words), ids (hexadecimal with a
+    digit, like ``3fe1a2b4``), commands and options to type (``hollywood-gin rules``,
+    ``--rule``: the pseudo-locale keeps them, as a translator must) are allowed too.
     """
+    text = _COMMAND_TEXT.sub(" ", _HEX_ID.sub(" ", text))
     for name in sorted(allow, key=len, reverse=True):
         text = text.replace(name, " ")
     return _WORD.findall(_CARD_TEXT.sub(" ", text))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,27 @@ from .i18n import _, ngettext
 from .record import load_record, players_of_record
 from .sheet import ScoreSheet
 
-__all__ = ["describe_result", "print_replay"]
+__all__ = ["describe_result", "player_name", "print_replay"]
+
+_COMPUTER = re.compile(r"Computer \(level (\d)\)")
+_SEAT = re.compile(r"Player ([01])")
+
+
+def player_name(name: str) -> str:
+    """A player's name as saved in a record or the store, said in the language in force: the
+    names the programs give ("You", "Computer (level 3)", "Player 0") are words, not names;
+    a person's own name stays as it is."""
+    if name == "You":
+        return _("You")
+    computer = _COMPUTER.fullmatch(name)
+    if computer is not None:
+        # Translators: the computer's name in a saved match; {level} is 1 to 5.
+        return _("Computer (level {level})").format(level=computer.group(1))
+    seat = _SEAT.fullmatch(name)
+    if seat is not None:
+        # Translators: a seat's name in a record without names; {n} is 0 or 1.
+        return _("Player {n}").format(n=seat.group(1))
+    return name
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
@@ -126,8 +147,10 @@ def print_replay(path: str | Path, *, as_json: bool = False) -> int:
         data: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:  # pragma: no cover - load_record already read it
         raise RecordError(str(exc)) from None
-    names = players_of_record(data)
+    names = players_of_record(data)  # as the record says them (JSON)
     sheet = ScoreSheet(match.rules)
+    if not as_json:
+        names = (player_name(names[0]), player_name(names[1]))
     if as_json:
         hands = []
         for hand in match.hands:

@@ -139,3 +139,41 @@ def rendered(widget: Any) -> str:
                       legacy_windows=False)
     console.print(widget.content)
     return " ".join(console.export_text().split())
+
+
+def every_text(app: App[Any]) -> str:
+    """Every word the screen in front holds, shown or scrolled out of sight: what the screen
+    draws now (the footer, the header, the screens behind a dialog), and the text of each of
+    its widgets (a Static's content, a button's label, a field's placeholder and value, a
+    list's options, a table's cells, tooltips, notifications)."""
+    from rich.console import Console
+    from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
+
+    parts = [screen_text(app), str(app.title), str(app.sub_title)]
+    console = Console(width=200, file=io.StringIO(), record=True, legacy_windows=False)
+    for screen in app.screen_stack:
+        for widget in screen.walk_children(with_self=False):
+            if widget.tooltip is not None:
+                parts.append(str(widget.tooltip))
+            if isinstance(widget, Static):
+                visual = widget.visual
+                plain = getattr(visual, "plain", None)
+                if plain is not None:
+                    parts.append(plain)
+                else:
+                    console.print(widget.content)
+            elif isinstance(widget, Button):
+                parts.append(str(widget.label))
+            elif isinstance(widget, Input):
+                parts += [widget.placeholder, widget.value]
+            elif isinstance(widget, Select):
+                parts += [str(prompt) for prompt, _value in widget._options]
+            elif isinstance(widget, OptionList):
+                parts += [str(option.prompt) for option in widget.options]
+            elif isinstance(widget, DataTable):
+                parts += [str(column.label) for column in widget.columns.values()]
+                parts += [str(cell) for row in range(widget.row_count)
+                          for cell in widget.get_row_at(row)]
+    parts += [f"{n.title} {n.message}" for n in app._notifications]
+    parts.append(console.export_text())
+    return "\n".join(parts)

@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 
 from ..cards import Card, parse_cards
-from ..i18n import _, ngettext
+from ..i18n import PSEUDO, _, ngettext, pseudo
 from ..rules import OPTIONS, PRESETS, Option, Rules
 from ..scoring import HandScore, score_hand
 from ..sheet import ScoreSheet
@@ -45,12 +45,52 @@ def _languages() -> tuple[str, ...]:
 LANGUAGES: tuple[str, ...] = _languages()
 
 
+_MARKER = re.compile(r"^(\s*(?:[-*+]|\d+\.|#{1,6}|>)\s+|\s*)(.*)$")
+
+
+def _pseudo_line(line: str) -> str:
+    """One line of the English template in the pseudo-locale, its Markdown kept: a list
+    marker or heading before the text, a table's pipes, directives (<!-- if -->)."""
+    if _DIRECTIVE.match(line) or not line.strip() or line.lstrip().startswith("<!--"):
+        return line
+    if line.lstrip().startswith("|"):
+        cells = line.split("|")
+        if all(set(c.strip()) <= set("-: ") for c in cells):
+            return line  # the row under a table's heading
+        return "|".join(pseudo(c.strip()) if c.strip() else c for c in cells)
+    m = _MARKER.match(line)
+    assert m is not None
+    return m.group(1) + pseudo(m.group(2)) if m.group(2) else line
+
+
+def _pseudo_template() -> str:
+    """The English book in the pseudo-locale (tests scan the rules screens with it): every
+    line of text and every phrase accented, placeholders and Markdown kept."""
+    text = resources.files(__package__).joinpath("en.md").read_text(encoding="utf-8")
+    head, sep, tail = text.partition("<!-- phrases")
+    body, end, rest = tail.partition("-->")
+    phrases = []
+    for line in body.splitlines():
+        key, colon, value = line.partition(":")
+        if colon:
+            value = value.strip()
+            quoted = len(value) >= 2 and value[0] == value[-1] == '"'
+            value = pseudo(value[1:-1] if quoted else value)
+            line = f'{key}: "{value}"'
+        phrases.append(line)
+    return ("\n".join(_pseudo_line(line) for line in head.splitlines()) + "\n" + sep
+            + "\n".join(phrases) + end + rest)
+
+
 @cache
 def _template(lang: str) -> tuple[str, dict[str, str]]:
     """The book template and its phrases for ``lang`` (English when there is no such book)."""
-    if lang not in LANGUAGES:
-        lang = "en"
-    text = resources.files(__package__).joinpath(f"{lang}.md").read_text(encoding="utf-8")
+    if lang == PSEUDO:
+        text = _pseudo_template()
+    else:
+        if lang not in LANGUAGES:
+            lang = "en"
+        text = resources.files(__package__).joinpath(f"{lang}.md").read_text(encoding="utf-8")
     head, sep, tail = text.partition("<!-- phrases")
     if not sep:
         raise ValueError(f"rule book {lang}.md has no phrases block")

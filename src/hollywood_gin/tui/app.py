@@ -33,7 +33,7 @@ from .newmatch import NewMatch, NewMatchScreen
 from .saved import NEW, SavedGamesScreen, saved_rows
 from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint
 from .table import KEY_NAMES
-from .widgets import AskScreen
+from .widgets import AskScreen, quit_hint
 
 if TYPE_CHECKING:
     from ..review import ReviewSettings
@@ -46,6 +46,7 @@ class GinApp(App[None]):
     """``hollywood-gin play``: resume an unfinished match, or start a new one."""
 
     TITLE = "Hollywood Gin"
+    ENABLE_COMMAND_PALETTE = False  # Textual's own commands, in English, are not the game's
     CSS = """
     GameScreen { background: #0f2a1d; }
     """
@@ -89,6 +90,18 @@ class GinApp(App[None]):
 
     def get_default_screen(self) -> GameScreen:
         return GameScreen()
+
+    def action_help_quit(self) -> None:
+        quit_hint(self)
+
+    def reword(self) -> None:
+        """Say everything again in the language now in force (it was just chosen): every
+        screen in the stack redraws its words, the footers their key hints."""
+        for screen in self.screen_stack:
+            reword = getattr(screen, "reword", None)
+            if reword is not None:
+                reword()
+            screen.refresh_bindings()
 
     @property
     def game(self) -> GameScreen:

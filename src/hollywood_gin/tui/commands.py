@@ -72,7 +72,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             if row.kind != "computer" or row.status != "playing":
                 raise HollywoodGinError(
                     _("match {id} is not an unfinished match against the computer; see: "
-                      "hollywood-gin play --list").format(id=row.id[:8]))
+                      "{command}").format(id=row.id[:8], command="hollywood-gin play --list"))
             resume = row.id
         given = rules_given(args) or any(getattr(args, name) is not None
                                          for name in _MATCH_FLAGS)

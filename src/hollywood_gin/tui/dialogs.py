@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Markdown, Static
 
 from ..actions import TakeDiscard, TakeUpcard
-from ..i18n import _, ngettext
+from ..i18n import N_, _, language, ngettext
 from ..rules import Rules
 from .look import card_ink, cards_ink
 from .rulewords import help_rules
@@ -61,7 +61,8 @@ def help_keys() -> Group:
     return Group(
         Text(_("Keys and mouse"), style="bold #7fd1ff"), Text(""), table, Text(""),
         Text(_("Hints and undo mark the match assisted. Every move is saved: quit at any "
-               "time and 'hollywood-gin play' resumes."), style="dim"))
+               "time and {command} resumes.").format(command="'hollywood-gin play'"),
+             style="dim"))
 
 
 class HelpScreen(Dialog[str | None]):
@@ -88,10 +89,12 @@ class HelpScreen(Dialog[str | None]):
     HelpScreen #buttons Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark,f1,enter", "close", "close"),
-        Binding("r", "choose('rules')", "rules"),
-        Binding("l", "choose('saved')", "saved games"),
-        Binding("n", "choose('new')", "new match"),
+        # Translators: key hints in the footer of the help (short).
+        Binding("escape,q,question_mark,f1,enter", "close", N_("close")),
+        Binding("r", "choose('rules')", N_("rules")),
+        Binding("l", "choose('saved')", N_("saved games")),
+        Binding("n", "choose('new')", N_("new match")),
+        Binding("f2", "language", N_("language")),
     ]
 
     def __init__(self, rules: Rules) -> None:
@@ -105,8 +108,11 @@ class HelpScreen(Dialog[str | None]):
                     yield Markdown(help_rules(self._rules))
                 yield Static(help_keys(), id="keys")
             with Horizontal(id="buttons"):
+                # Translators: the help's buttons, one row at 80 columns (with the key).
                 for ident, label in (("rules", _("Rules (r)")), ("saved", _("Saved games (l)")),
-                                     ("new", _("New match (n)")), ("close", _("Close (Esc)"))):
+                                     ("new", _("New match (n)")),
+                                     ("language", _("Language (F2)")),
+                                     ("close", _("Close (Esc)"))):
                     yield Button(label, id=ident, compact=True)
 
     def on_mount(self) -> None:
@@ -122,8 +128,27 @@ class HelpScreen(Dialog[str | None]):
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)
 
+    def action_language(self) -> None:
+        """The language list; a choice is spoken at once, on every screen."""
+        from .language import LanguageScreen, apply_language
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                apply_language(self.app, choice)
+                reword = getattr(self.app, "reword", None)
+                if reword is not None:
+                    reword()
+
+        self.app.push_screen(LanguageScreen(), chosen)
+
+    def reword(self) -> None:
+        self.call_later(self.recompose)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "language":
+            self.action_language()
+            return
         self.dismiss(None if event.button.id == "close" else event.button.id)
 
 
@@ -144,7 +169,7 @@ class PileScreen(Dialog[None]):
     PileScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,p,q,enter,space", "close", "close"),
+        Binding("escape,p,q,enter,space", "close", N_("close")),
     ]
 
     def __init__(self, session: GameSession, four: bool) -> None:
@@ -222,7 +247,7 @@ class RulesScreen(Dialog[None]):
     RulesScreen #buttons { height: 1; align-horizontal: center; dock: bottom; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,r", "close", "close"),
+        Binding("escape,q,r", "close", N_("close")),
     ]
 
     def __init__(self, rules: Rules) -> None:
@@ -242,7 +267,7 @@ class RulesScreen(Dialog[None]):
         with Vertical():
             with VerticalScroll(id="rules-body"):
                 yield Static(panel, id="in-force")
-                yield Markdown(rule_book(self._rules), id="book")
+                yield Markdown(rule_book(self._rules, lang=language()), id="book")
             with Horizontal(id="buttons"):
                 yield Button(_("Close (Esc)"), id="close", compact=True)
 

@@ -19,12 +19,12 @@ from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, Take
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandResult, Phase
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..melds import discard_choices
 from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
 from .session import HUMAN, GameSession
-from .table import KEY_NAMES, KEYS, TableScreen
+from .table import AID_BUTTONS, KEY_NAMES, KEYS, PLAY_BUTTONS, TableScreen, button_label
 from .widgets import CardWidget
 from .words import hint_words, knock_options, legal_now, refusal, sentence
 
@@ -41,9 +41,11 @@ class GameScreen(TableScreen):
         Binding("enter,d,space", "discard", "discard", show=False),
         Binding("k", "knock", "knock", show=False),
         Binding("g", "gin", "gin", show=False),
-        Binding("h", "hint", "hint"),
-        Binding("u", "undo", "undo"),
-        Binding("p", "pile", "pile"),
+        # Translators: key hints in the footer of the game's table, beside their keys (h,
+        # u, p, ?, q): one short word each (five of them share one line at 80 columns).
+        Binding("h", "hint", N_("hint")),
+        Binding("u", "undo", N_("undo")),
+        Binding("p", "pile", N_("pile")),
         Binding("r", "rules", "rules", show=False),
         Binding("left", "move(-1)", "choose", show=False),
         Binding("right", "move(1)", "choose", show=False),
@@ -51,8 +53,8 @@ class GameScreen(TableScreen):
         Binding("n", "new_match", "new", show=False),
         Binding("l", "saved_games", "saved", show=False),
         Binding("a", "stats", "stats", show=False),
-        Binding("question_mark,f1", "help", "help"),
-        Binding("q", "quit", "quit"),
+        Binding("question_mark,f1", "help", N_("help")),
+        Binding("q", "quit", N_("quit")),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)),
     ]
 
@@ -70,6 +72,16 @@ class GameScreen(TableScreen):
         self._ended_hand = 0
         self.say("")
         self.proceed()
+
+    def reword(self) -> None:
+        """The table in the language just chosen: buttons, texts, key hints."""
+        self._shown.clear()
+        self._sheet_key = ()
+        for ident in (*PLAY_BUTTONS, *AID_BUTTONS):
+            self.query_one(f"#b-{ident}", Button).label = button_label(ident)
+        self.say("")
+        if self.session is not None:
+            self.refresh_table()
 
     def detach(self) -> None:
         """An empty table: the match shown was abandoned (its computer stops moving)."""

@@ -15,9 +15,18 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ..cards import Card
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..melds import best_melds
-from .look import card_ink, cards_ink, entry_words, meld_ink, result_headline, sheet_table
+from .look import (
+    card_ink,
+    cards_ink,
+    entry_words,
+    is_you,
+    meld_ink,
+    result_headline,
+    sheet_table,
+    styled,
+)
 from .rulewords import sheet_title
 from .session import COMPUTER, HUMAN, GameSession
 from .widgets import Dialog
@@ -73,13 +82,13 @@ def hand_end_layout(session: GameSession, four: bool) -> Group:
     assert result.knocker is not None
     k, d = result.knocker, 1 - result.knocker
     if result.knock_discard is not None:
-        title = Text(_("You knocked, discarding") if names[k] == "You"
-                     else _("{name} knocked, discarding").format(name=names[k]), style="bold")
-        title.append(" ")
-        title.append_text(card_ink(result.knock_discard, four))
-        title.append(" " + _("face down"))
+        # Translators: {card} is the knock's discard, like 7♥, put face down (R5.1).
+        title = styled(_("You knocked, discarding {card} face down") if is_you(names[k])
+                       else _("{name} knocked, discarding {card} face down"),
+                       name=names[k], card=card_ink(result.knock_discard, four))
+        title.stylize("bold")
     else:
-        title = Text(_("You went big gin") if names[k] == "You"
+        title = Text(_("You went big gin") if is_you(names[k])
                      else _("{name} went big gin").format(name=names[k]), style="bold")
     parts.append(title)
     parts.append(_rows((melds_word, _melds_text(score.knocker_melds, four)),
@@ -95,9 +104,10 @@ def hand_end_layout(session: GameSession, four: bool) -> Group:
         for n, (meld, cards) in enumerate(groups.items()):
             if n:
                 laid.append(", ")
-            laid.append_text(cards_ink(cards, four))
-            laid.append(" " + _("on") + " ")
-            laid.append_text(meld_ink(meld, four))
+            # Translators: a lay-off at the hand's end: {cards} (like 7♥) laid off on {meld}
+            # (cards in brackets, like [4♥ 5♥ 6♥]).
+            laid.append_text(styled(_("{cards} on {meld}"), cards=cards_ink(cards, four),
+                                    meld=meld_ink(meld, four)))
         rows.append((_("lays off"), laid))
     elif result.kind in ("gin", "big_gin"):
         rows.append((_("lays off"), Text(_("nothing: no lay-offs against gin (R5.7)"),
@@ -129,7 +139,7 @@ def hand_end_points(session: GameSession) -> Group:
         name = session.names[result.winner]
         parts.append(Text(sums[result.kind].format(
             dd=dd, kd=kd, points=result.points, bonus=bonus,
-            name=_("you") if name == "You" else name), style="bold"))
+            name=_("you") if is_you(name) else name), style="bold"))
         sheet = session.sheet
         if sheet.entries:
             for words in entry_words(sheet.entries[-1], sheet, session.names):
@@ -166,9 +176,10 @@ class HandEndScreen(Dialog[str]):
     HandEndScreen #buttons Button { margin: 0 2; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space,n", "close('next')", "next hand", priority=True),
-        Binding("u", "close('undo')", "undo"),
-        Binding("v", "close('review')", "review"),
+        # Translators: key hints in the footer of the hand's end (short).
+        Binding("enter,space,n", "close('next')", N_("next hand"), priority=True),
+        Binding("u", "close('undo')", N_("undo")),
+        Binding("v", "close('review')", N_("review")),
     ]
 
     def __init__(self, session: GameSession, four: bool) -> None:
@@ -222,10 +233,11 @@ class MatchEndScreen(Dialog[str]):
     MatchEndScreen #buttons Button { margin: 0 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r,enter", "close('rematch')", "rematch", priority=True),
-        Binding("n", "close('new')", "new match"),
-        Binding("v", "close('review')", "review"),
-        Binding("q,escape", "close('quit')", "quit"),
+        # Translators: key hints in the footer of the match's end (short).
+        Binding("r,enter", "close('rematch')", N_("rematch"), priority=True),
+        Binding("n", "close('new')", N_("new match")),
+        Binding("v", "close('review')", N_("review")),
+        Binding("q,escape", "close('quit')", N_("quit")),
     ]
 
     def __init__(self, session: GameSession) -> None:

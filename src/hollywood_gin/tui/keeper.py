@@ -21,6 +21,7 @@ from textual import events
 from textual.actions import SkipAction
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.compose import compose
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
 
@@ -39,8 +40,11 @@ from .keeping import (
     entry_how,
     hand_points,
     parse_entry,
+    vocabulary,
 )
+from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
+from .widgets import WordedScreen, quit_hint
 
 __all__ = ["KeeperApp"]
 
@@ -54,6 +58,7 @@ class KeeperApp(App[None]):
     """A saved Hollywood scoresheet for a game with real cards."""
 
     TITLE = N_("Hollywood Gin · score keeper")
+    ENABLE_COMMAND_PALETTE = False  # Textual's own commands, in English, are not the keeper's
     AUTO_FOCUS = "#quick"  # what is typed goes to the entry line, from the first moment
     CSS = """
     Screen { background: #0f2a1d; }
@@ -116,7 +121,7 @@ class KeeperApp(App[None]):
             with Vertical(id="right"):
                 # The entry line stays in view; what is said and the form scroll below it.
                 yield Static(_("Enter a hand: who won it first"), id="entry-label")
-                yield Input(placeholder="bob 25 · bob knocks 3 10", id="quick")
+                yield Input(placeholder=self._example("bob"), id="quick")
                 with VerticalScroll(id="below", can_focus=False):
                     yield Static("", id="preview")
                     yield Static("", id="message")
@@ -264,8 +269,7 @@ class KeeperApp(App[None]):
         self.kept = kept
         self.undone = []
         self.sub_title = _("{first} vs {second} · {rules}").format(
-            first=kept.names[0], second=kept.names[1], rules=kept.rules.preset_name or
-            _("custom rules"))
+            first=kept.names[0], second=kept.names[1], rules=preset_label(kept.rules.preset_name))
         who = self.query_one("#who", RadioSet)
         for button, name in zip(who.query(RadioButton), kept.names, strict=False):
             button.label = name
@@ -274,12 +278,20 @@ class KeeperApp(App[None]):
         if not big.display and big.value:
             big.value = False
         first = kept.names[0].split()[0].lower()
-        self.query_one("#quick", Input).placeholder = (
-            f"{first} 25 · {first} knocks 3 10 · {first} gin 12")
+        self.query_one("#quick", Input).placeholder = self._example(first, gin=True)
         self.say("")
         self._form_changed()
         self.refresh_sheet()
         self.query_one("#quick", Input).focus()
+
+    @staticmethod
+    def _example(name: str, gin: bool = False) -> str:
+        """Entry lines in the language in force, as the entry line's placeholder."""
+        said = vocabulary()
+        lines = [f"{name} 25", f"{name} {said.knock[0]} 3 10"]
+        if gin:
+            lines.append(f"{name} {said.gin[0]} 12")
+        return " · ".join(lines)
 
     # -- showing -----------------------------------------------------------------------
 
@@ -532,7 +544,36 @@ class KeeperApp(App[None]):
     def action_help(self) -> None:
         names = self.kept.names if self.kept else (self.names or (_("Player 1"), _("Player 2")))
         rules = self.kept.rules if self.kept else self.rules
-        self.push_screen(KeeperHelp(help_text(names, rules)))
+        self.push_screen(KeeperHelp(help_text(names, rules)), self._after_help)
+
+    def _after_help(self, choice: str | None) -> None:
+        """The help closed; after a new language it opens again, in that language."""
+        if choice == "language":
+            self.call_later(self.reword)
+
+    async def reword(self) -> None:
+        """Everything again in the language just chosen: the sheet's screen is built anew
+        (what the entry line held is kept), the sheet put back on it, the help reopened."""
+        line = self.query_one("#quick", Input).value
+        self.title = _(self.TITLE)
+        screen = self.screen_stack[0]
+        async with screen.batch():
+            await screen.query("*").exclude(".-textual-system").remove()
+            await screen.mount_all(compose(self))
+        self._form_changed()
+        if self.kept is not None:
+            self.attach(self.kept)
+        else:
+            self.sub_title = ""
+        self.query_one("#quick", Input).value = line
+        screen.refresh_bindings()
+        self.action_help()
+
+    def get_default_screen(self) -> WordedScreen:
+        return WordedScreen()
+
+    def action_help_quit(self) -> None:
+        quit_hint(self)
 
     def action_focus_quick(self) -> None:
         self.query_one("#quick", Input).focus()

@@ -15,7 +15,8 @@ from rich.text import Text
 from ..i18n import N_, _, ngettext
 from ..rules import OPTIONS, Rules
 from ..sheet import ScoreSheet, SheetEntry
-from .keeping import example_lines, max_knock_limit
+from .keeping import example_lines, max_knock_limit, vocabulary
+from .rulewords import preset_label
 
 __all__ = ["entry_lines", "games_words", "help_text", "option_value_words",
            "rules_line", "sheet_view"]
@@ -50,7 +51,7 @@ def games_words(columns: tuple[int, ...]) -> str:
 
 def rules_line(rules: Rules) -> str:
     """The rules of a sheet on one line: the preset's name (or "custom") and what scores."""
-    name = rules.preset_name or _("custom")
+    name = preset_label(rules.preset_name)
     games = ngettext("{count} game to {target}", "{count} games to {target}",
                      rules.columns).format(count=rules.columns, target=rules.game_target)
     parts = [_("{name} rules").format(name=name), games]
@@ -177,10 +178,12 @@ def help_text(names: tuple[str, str], rules: Rules) -> str:
         _("Type each hand as it happened, starting with **the name of the player who won "
           "it** (or its first letters, or 1 or 2), then press Enter:"),
         rows,
+        # Translators: {asked} is the English word "undercut", which reads two ways; {word}
+        # is the first of the entry line's undercut words (translated with them).
         _("Knocks and undercuts take two deadwood counts, **the knocker's first**, the "
-          "other's after laying off. `undercut` alone reads two ways, so the keeper asks "
-          "who undercut; `undercuts` does not ask. The form below the entry line does the "
-          "same with the mouse."),
+          "other's after laying off. `{asked}` alone reads two ways, so the keeper asks "
+          "who undercut; `{word}` does not ask. The form below the entry line does the "
+          "same with the mouse.").format(asked="undercut", word=vocabulary().undercut[0]),
         "## " + _("Points (R5.5–R5.8)"),
     ]
     if limit:
@@ -221,11 +224,14 @@ def help_text(names: tuple[str, str], rules: Rules) -> str:
                         f"**{option_value_words(o.name, getattr(rules, o.name))}**"
                         for o in OPTIONS)
     parts.append("## " + _("Rules of this sheet: {name}").format(
-        name=rules.preset_name or _("custom")))
+        name=preset_label(rules.preset_name)))
     parts.append(options)
-    parts.append(_("The whole rule book, with these rules filled in: `hollywood-gin rules` "
-                   "(with the same `--rules` and `--rule` options)."))
+    parts.append(_("The whole rule book, with these rules filled in: {command} (with the "
+                   "same `--rules` and `--rule` options).").format(
+        command="`hollywood-gin rules`"))
     parts.append("## " + _("Keys"))
+    # Translators: the keeper's keys, as the keyboard and the footer name them (Enter,
+    # ctrl+z...): keep those names and the backquotes around them.
     parts.append(_("`Enter` add the hand · `ctrl+z` take back the last hand · `ctrl+y` put it "
                    "back · `ctrl+n` new sheet · `ctrl+o` unfinished sheets · `f1` help · "
                    "`ctrl+q` quit (the sheet is saved)"))

@@ -19,9 +19,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Markdown, Select, Static
 
 from ..errors import RulesError
-from ..i18n import _
+from ..i18n import N_, _
 from ..rules import OPTIONS, PRESETS, Option, Rules
 from .keeper_look import option_value_words
+from .rulewords import preset_label
+from .widgets import Worded
 
 __all__ = ["KeeperHelp", "NewSheetScreen", "QuestionScreen", "SheetChoice"]
 
@@ -32,7 +34,7 @@ CUSTOM = "custom"
 NAME_LENGTH = 24
 
 
-class KeeperHelp(ModalScreen[None]):
+class KeeperHelp(Worded, ModalScreen["str | None"]):
     """The keeper's help for the sheet on screen (its names and rules)."""
 
     DEFAULT_CSS = """
@@ -41,9 +43,14 @@ class KeeperHelp(ModalScreen[None]):
         width: 96; max-width: 100%; height: 100%; border: thick $accent; background: $surface;
     }
     KeeperHelp VerticalScroll { height: 1fr; padding: 0 1; }
-    KeeperHelp #close { dock: bottom; width: 100%; }
+    KeeperHelp #buttons { dock: bottom; height: 1; align-horizontal: center; }
+    KeeperHelp #buttons Button { margin: 0 2; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,f1,q", "close", "close")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Translators: key hints in the footer of the keeper's help (short).
+        Binding("escape,f1,q", "close", N_("close")),
+        Binding("f2", "language", N_("language")),
+    ]
 
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -53,20 +60,37 @@ class KeeperHelp(ModalScreen[None]):
         with Vertical():
             with VerticalScroll():
                 yield Markdown(self._text)
-            yield Button(_("Close (Esc)"), id="close", compact=True)
+            with Horizontal(id="buttons"):
+                yield Button(_("Close (Esc)"), id="close", compact=True)
+                yield Button(_("Language (F2)"), id="language", compact=True)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(None)
+        if event.button.id == "language":
+            self.action_language()
+        else:
+            self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)
 
+    def action_language(self) -> None:
+        """The language list; after a choice the help closes and the keeper says
+        everything again in the new language (returns "language")."""
+        from .language import LanguageScreen, apply_language
 
-class QuestionScreen(ModalScreen["str | None"]):
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                apply_language(self.app, choice)
+                self.dismiss("language")
+
+        self.app.push_screen(LanguageScreen(), chosen)
+
+
+class QuestionScreen(Worded, ModalScreen["str | None"]):
     """A question about a hand: "yes", "no" or None (Esc: the line stays to be fixed).
     With ``cancel`` there is a third button for Esc (when yes and no both record)."""
 
@@ -123,7 +147,7 @@ def _option_widget(option: Option, value: object) -> Input | Select[Any]:
                  placeholder=_("not played") if option.kind == "optional_int" else "")
 
 
-class NewSheetScreen(ModalScreen["SheetChoice | None"]):
+class NewSheetScreen(Worded, ModalScreen["SheetChoice | None"]):
     """The two names and the rules of a new sheet: a preset fills every option (§9), any
     option may be changed, and rules the validation refuses are refused with its reason.
     Enter in the second name (or any field) starts; Esc closes and changes nothing."""
@@ -145,7 +169,7 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
     NewSheetScreen Button { margin: 0 2 0 0; width: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "cancel"),
+        Binding("escape", "cancel", N_("cancel")),
         # Enter is taken here, as it is read, not after the field has caught up with the
         # keys before it: names typed ahead while the program starts land in the right field
         # (typed that early, Enter arrives as ctrl+j: the terminal turned it into a newline).
@@ -178,7 +202,8 @@ class NewSheetScreen(ModalScreen["SheetChoice | None"]):
                             placeholder=_("Player 2"))
             with Horizontal(classes="row"):
                 yield Label(_("Rules (a preset fills the options below)"))
-                yield Select([(name, name) for name in PRESETS] + [(_("custom"), CUSTOM)],
+                yield Select([(preset_label(name), name) for name in PRESETS]
+                             + [(_("custom"), CUSTOM)],
                              value=preset, allow_blank=False, compact=True, id="preset")
             with VerticalScroll(id="options", can_focus=False):
                 for option in OPTIONS:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import HollywoodGinError
-from ..i18n import _
+from ..i18n import N_, _
 from ..rules import Rules
 from ..sheet import ScoreSheet, SheetEntry, SheetError
 from ..store import Store, StoredMatch
@@ -272,12 +272,47 @@ def _number(token: str, what: str) -> int:
             what=what, token=token)) from None
 
 
-_KNOCK_WORDS = {"knock", "knocks", "knocked"}
-_UNDERCUT_WORDS = {"undercuts", "undercutting"}  # bare "undercut" reads two ways: asked
-_GIN_WORDS = {"gin", "gins", "ginned"}
-_BIG_GIN_WORDS = {"big_gin", "big-gin", "biggin"}
-_FILLER = {"with", "against", "vs", "went", "goes", "go", "and", "had", "by", "wins", "won",
-           "scores", "scored", "gets", "got"}
+# The words the entry line reads, in English and in the language in force.
+# Translators: the words a player may type in the score keeper's entry line after a name
+# ("bob knocks 3 10"): lower case, separated by spaces, each one word; the first is the one
+# the examples and the help show. English is always understood too.
+_KNOCK = N_("knocks knock knocked")
+# Translators: entry-line words (as above) for "undercut the knock" ("bob undercuts 8 5").
+_UNDERCUT = N_("undercuts undercutting")
+# Translators: entry-line words (as above) for "went gin" ("bob gin 12").
+_GIN = N_("gin gins ginned")
+# Translators: entry-line words (as above) for "went big gin", each one word; "big" and a
+# gin word typed as two words ("bob big gin 12") are read too.
+_BIG_GIN = N_("big-gin biggin big_gin")
+# Translators: the word typed before a gin word for big gin ("bob big gin 12"): one word.
+_BIG = N_("big")
+# Translators: entry-line words (as above) that are skipped, so that a line may read as a
+# sentence ("bob went gin with 12"): any number of small words.
+_FILLER = N_("with against vs went goes go and had by wins won scores scored gets got")
+# English only: "undercut" reads two ways (did undercut, was undercut), so the line is asked.
+_UNDERCUT_ASKED = "undercut"
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The entry line's words now: each kind's words (the shown one first), English too."""
+
+    knock: tuple[str, ...]
+    undercut: tuple[str, ...]
+    gin: tuple[str, ...]
+    big_gin: tuple[str, ...]
+    big: tuple[str, ...]
+    filler: frozenset[str]
+
+
+def vocabulary() -> Vocabulary:
+    """The words of the entry line in the language in force (and English)."""
+
+    def words(message: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(_(message).lower().split() + message.split()))
+
+    return Vocabulary(knock=words(_KNOCK), undercut=words(_UNDERCUT), gin=words(_GIN),
+                      big_gin=words(_BIG_GIN), big=words(_BIG), filler=frozenset(words(_FILLER)))
 
 
 def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]:
@@ -285,22 +320,24 @@ def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]
     rules (a knock example within the knock limit, big gin only where it is played)."""
     a, b = names[0].split()[0].lower(), names[1].split()[0].lower()
     A, B = names
+    said = vocabulary()
     lines = [(f"{a} 25", _("{a} won the hand for 25 points").format(a=A))]
     limit = max_knock_limit(rules)
     if limit >= 1:
         k = min(3, limit)
-        lines.append((f"{a} knocks {k} 10", _(
+        lines.append((f"{a} {said.knock[0]} {k} 10", _(
             "{a} knocked with {k} deadwood, {b} had 10 after laying off: {a} wins {points}")
             .format(a=A, b=B, k=k, points=10 - k)))
         high = min(8, limit)
         low = max(0, high - 3)
-        lines.append((f"{b} undercuts {high} {low}", _(
+        lines.append((f"{b} {said.undercut[0]} {high} {low}", _(
             "{a} knocked with {high}, {b} had {low} and undercut: {b} wins {points}").format(
             a=A, b=B, high=high, low=low, points=rules.undercut_bonus + high - low)))
-    lines.append((f"{a} gin 12", _("{a} went gin, {b} held 12 deadwood: {a} wins {points}")
+    lines.append((f"{a} {said.gin[0]} 12", _("{a} went gin, {b} held 12 deadwood: {a} wins "
+                                             "{points}")
                   .format(a=A, b=B, points=rules.gin_bonus + 12)))
     if rules.big_gin_bonus is not None:
-        lines.append((f"{a} big gin 12", _(
+        lines.append((f"{a} {said.big[0]} {said.gin[0]} 12", _(
             "{a} went big gin, {b} held 12 deadwood: {a} wins {points}").format(
             a=A, b=B, points=rules.big_gin_bonus + 12)))
     return lines
@@ -316,14 +353,21 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     :class:`EntryError` saying what is wrong, or :class:`EntryQuestion` when the
     line reads two ways ("bob undercut 8 5") or says a knock won that lost.
     """
-    words = [w for w in text.lower().replace(",", " ").split() if w not in _FILLER]
-    if len(words) >= 2 and words[1] == "big" and len(words) >= 3 and words[2] in _GIN_WORDS:
-        words[1:3] = ["big_gin"]
+    said = vocabulary()
+    words = [w for w in text.lower().replace(",", " ").split() if w not in said.filler]
+    if len(words) >= 3 and words[1] in said.big and words[2] in said.gin:
+        words[1:3] = [said.big_gin[0]]
     if not words:
-        raise EntryError(_("type a hand, like 'bob 25', 'bob knocks 3 10' or 'bob gin 12'"))
+        # Translators: {examples} are entry lines like 'bob 25', 'bob knocks 3 10'.
+        raise EntryError(_("type a hand, like {examples}").format(examples=", ".join(
+            f"'bob {line}'" for line in ("25", f"{said.knock[0]} 3 10", f"{said.gin[0]} 12"))))
     if len(words) == 1:
-        raise EntryError(_("{text!r}: after the name, type the points (like 'bob 25') or how "
-                           "the hand ended (knocks, undercuts, gin)").format(text=text.strip()))
+        # Translators: {example} is an entry line like 'bob 25', {words} the words for how
+        # the hand ended (knocks, undercuts, gin).
+        raise EntryError(_("{text!r}: after the name, type the points (like {example}) or how "
+                           "the hand ended ({words})").format(
+            text=text.strip(), example="'bob 25'",
+            words=", ".join((said.knock[0], said.undercut[0], said.gin[0]))))
     # A name of several words may be typed in full ("mary ann 25" beside Mary Lou).
     full = [(len(name.split()), i) for i, name in enumerate(names)
             if len(name.split()) > 1 and words[:len(name.split())] == name.lower().split()]
@@ -339,23 +383,23 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
         points = int(verb)
         _check_points(points, who, rules)
         return HandEntry(player, points)
-    if verb in _GIN_WORDS or verb in _BIG_GIN_WORDS:
-        kind: Kind = "gin" if verb in _GIN_WORDS else "big_gin"
+    if verb in said.gin or verb in said.big_gin:
+        kind: Kind = "gin" if verb in said.gin else "big_gin"
         if len(numbers) != 1:
             raise EntryError(_("after '{verb}' type {other}'s deadwood: '{line}'").format(
-                verb=verb, other=other, line=f"{words[0]} {verb.replace('_', ' ')} 12"))
+                verb=verb, other=other, line=f"{words[0]} {verb} 12"))
         count = _number(numbers[0], _("{name}'s deadwood").format(name=other))
         return hand_points(rules, winner=player, kind=kind, defender_deadwood=count,
                            names=names)
-    if verb in _KNOCK_WORDS or verb in _UNDERCUT_WORDS or verb == "undercut":
+    if verb in said.knock or verb in said.undercut or verb == _UNDERCUT_ASKED:
         if len(numbers) != 2:
             raise EntryError(_("after '{verb}' type both deadwood counts, the knocker's "
                                "first: '{line}'").format(
-                verb=verb, line=f"{words[0]} {verb} 8 5" if verb != "knocks" else
-                f"{words[0]} knocks 3 10"))
+                verb=verb, line=f"{words[0]} {verb} 3 10" if verb in said.knock else
+                f"{words[0]} {verb} 8 5"))
         first = _number(numbers[0], _("the knocker's deadwood"))
         second = _number(numbers[1], _("the other deadwood"))
-        if verb in _KNOCK_WORDS:
+        if verb in said.knock:
             try:
                 return hand_points(rules, winner=player, kind="knock", knocker_deadwood=first,
                                    defender_deadwood=second, names=names)
@@ -372,32 +416,33 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
                     question += " " + _("(If {name} knocked with {defender} against "
                                         "{knocker}, say no and type '{line}'.)").format(
                         name=who, knocker=first, defender=second,
-                        line=f"{words[0]} knocks {second} {first}")
+                        line=f"{words[0]} {verb} {second} {first}")
                 raise EntryQuestion(question, undercut, yes_label=_("Yes, {name} +{points}")
                                     .format(name=other, points=undercut.points),
                                     no_label=_("No, let me fix it")) from None
         # An undercut: the knocker's count is the larger (R5.6), so either order reads.
         high, low = max(first, second), min(first, second)
         entry = _undercut(rules, player, high, low, names)
-        if verb in _UNDERCUT_WORDS:
+        if verb in said.undercut:
             return entry
         # "alice undercut 8 5": did Alice undercut, or was she undercut?  Ask.
         reverse = _undercut(rules, 1 - player, high, low, names)
         raise EntryQuestion(
             _("{line}: did {name} undercut {other}'s knock? Yes: {other} knocked with "
               "{knocker}, {name} had {defender}, {name} wins {points}. No: {name} knocked "
-              "and {other} undercut, {other} wins {points}. (Type 'undercuts' to skip this "
+              "and {other} undercut, {other} wins {points}. (Type '{word}' to skip this "
               "question.)").format(line=text.strip(), name=who, other=other, knocker=high,
-                                   defender=low, points=entry.points),
+                                   defender=low, points=entry.points, word=said.undercut[0]),
             entry, reverse,
             yes_label=_("Yes, {name} +{points}").format(name=who, points=entry.points),
             no_label=_("No, {name} +{points}").format(name=other, points=reverse.points))
     if verb.lstrip("+-").isdigit():
         raise EntryError(_("cannot read {text!r}: the points come alone after the name, like "
                            "'{name} 25'").format(text=text.strip(), name=words[0]))
-    raise EntryError(_("cannot read {text!r}: say how the hand ended, like '{a} 25', "
-                       "'{a} knocks 3 10', '{a} undercuts 8 5' or '{a} gin 12'").format(
-        text=text.strip(), a=words[0]))
+    # Translators: {examples} are entry lines like 'bob 25', 'bob knocks 3 10'.
+    raise EntryError(_("cannot read {text!r}: say how the hand ended, like {examples}").format(
+        text=text.strip(), examples=", ".join(f"'{words[0]} {line}'" for line in (
+            "25", f"{said.knock[0]} 3 10", f"{said.undercut[0]} 8 5", f"{said.gin[0]} 12"))))
 
 
 def _undercut(rules: Rules, winner: int, knocker: int, defender: int,

@@ -8,6 +8,7 @@ one way of writing a card: suits in colour, and an optional four-colour deck
 from __future__ import annotations
 
 import io
+import string
 from collections.abc import Iterable, Sequence
 
 from rich import box
@@ -30,10 +31,12 @@ __all__ = [
     "cards_ink",
     "entry_words",
     "face_colour",
+    "is_you",
     "meld_ink",
     "natural_width",
     "result_headline",
     "sheet_table",
+    "styled",
 ]
 
 # On a card face (light background) and as ink on the dark terminal background.
@@ -45,6 +48,28 @@ _INK_TWO = {Suit.SPADES: "#eeeeee", Suit.HEARTS: "#ff6b6b", Suit.DIAMONDS: "#ff6
             Suit.CLUBS: "#eeeeee"}
 _INK_FOUR = {Suit.SPADES: "#eeeeee", Suit.HEARTS: "#ff6b6b", Suit.DIAMONDS: "#6cb4ff",
              Suit.CLUBS: "#6ee07a"}
+
+
+def styled(template: str, **values: object) -> Text:
+    """A translated sentence with coloured parts in it: ``template`` (already through the
+    catalogue) formatted with ``values``, a :class:`Text` value keeping its style, so the
+    sentence stays whole for the translator ("take the upcard {card} or pass") while the card
+    keeps its colour."""
+    out = Text()
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        out.append(literal)
+        if field is None:
+            continue
+        value = values[field]
+        if isinstance(value, Text):
+            out.append_text(value)
+        else:
+            if conversion == "r":
+                value = repr(value)
+            elif conversion == "s":
+                value = str(value)
+            out.append(format(value, spec or ""))
+    return out
 
 
 def face_colour(card: Card, four_colour: bool = False) -> str:
@@ -77,14 +102,15 @@ def meld_ink(meld: Sequence[Card], four_colour: bool = False) -> Text:
     return out
 
 
-def _you(name: str) -> bool:
-    return name == "You"
+def is_you(name: str) -> bool:
+    """The seat named "You" (in the language in force) is spoken to in the second person."""
+    return name in ("You", _("You"))
 
 
 def action_words(name: str, action: Action, taken: Card | None = None) -> str:
     """A move said in words for the log; ``taken`` is the pile card a take picked up
     (public, R4.4).  The person's own moves read "You …", the other's "Computer …"."""
-    you = _you(name)
+    you = is_you(name)
     if isinstance(action, Pass):
         text = _("You pass the upcard.") if you else _("{name} passes the upcard.")
     elif isinstance(action, TakeUpcard):
@@ -120,7 +146,7 @@ def result_headline(result: HandResult, names: tuple[str, str]) -> str:
     if result.winner is None:
         return _("Dead hand: no score (R6.1).")
     who = names[result.winner]
-    you = _you(who)
+    you = is_you(who)
     points = ngettext("{n} point", "{n} points", result.points).format(n=result.points)
     text = {
         "knock": (_("You knock and win {points}.") if you
@@ -142,7 +168,7 @@ def _ordinal(n: int) -> str:
 def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) -> list[str]:
     """How the sheet's last won hand entered it (R7.2) and what it closed (R7.3, R7.4)."""
     who = names[entry.player]
-    you = _you(who)
+    you = is_you(who)
     wins = sum(1 for e in sheet.entries if e.player == entry.player)
     games = ", ".join(str(i + 1) for i in entry.columns)
     rules = sheet.rules
@@ -176,11 +202,11 @@ def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
         what = _(" and ").join(bonuses) if bonuses else _("no bonuses")
         if len(sheet.columns) == 1:
             text = (_("The game closes at {points}: you win it, {bonuses} (R7.3, R7.4).") if
-                    _you(winner) else
+                    is_you(winner) else
                     _("The game closes at {points}: {name} wins it, {bonuses} (R7.3, R7.4)."))
         else:
             text = (_("Game {n} closes at {points}: you win it, {bonuses} (R7.3, R7.4).") if
-                    _you(winner) else
+                    is_you(winner) else
                     _("Game {n} closes at {points}: {name} wins it, {bonuses} (R7.3, R7.4)."))
         lines.append(text.format(n=i + 1, points=column.points[column.winner], name=winner,
                                  bonuses=what))
@@ -251,7 +277,7 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             caption = _("Match drawn.")
         else:
             caption = (_("You win the match {won}–{lost}, result {result:+d} (R7.5).")
-                       if _you(short[winner]) else
+                       if is_you(short[winner]) else
                        _("{name} wins the match {won}–{lost}, result {result:+d} (R7.5)."))
             caption = caption.format(name=short[winner], won=sheet.games_won[winner],
                                      lost=sheet.games_won[1 - winner], result=sheet.result)

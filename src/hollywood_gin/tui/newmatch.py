@@ -8,6 +8,7 @@ its validation gives, and nothing starts.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,7 +24,7 @@ from textual.widgets._select import SelectOverlay
 from ..errors import RulesError
 from ..i18n import N_, _
 from ..rules import OPTIONS, PRESETS, Option, Rules
-from .rulewords import choice_label, option_label, preset_notes
+from .rulewords import choice_label, option_label, preset_label, preset_notes
 from .session import COMPUTER, HUMAN
 from .widgets import Dialog
 
@@ -71,8 +72,10 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "start", "start", priority=True),
-        Binding("escape", "cancel", "cancel"),
+        # Translators: key hints in the footer of the new-match dialog (short).
+        Binding("enter", "start", N_("start"), priority=True),
+        Binding("escape", "cancel", N_("cancel")),
+        Binding("f2", "language", N_("language")),
     ]
 
     def __init__(self, *, level: int, rules: Rules, first_dealer: int | None) -> None:
@@ -101,7 +104,8 @@ class NewMatchScreen(Dialog[NewMatch | None]):
                                                  COMPUTER: "computer"}[self._dealer],
                                  allow_blank=False, compact=True, id="dealer")
                     yield Static(_("Rules"), classes="label")
-                    presets = [(name, name) for name in PRESETS] + [(_("custom"), CUSTOM)]
+                    presets = [(preset_label(name), name) for name in PRESETS] + [
+                        (_("custom"), CUSTOM)]
                     yield Select(presets, value=rules.preset_name or CUSTOM, allow_blank=False,
                                  compact=True, id="preset")
                 yield Static(preset_notes(), id="note")
@@ -116,6 +120,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
                     yield Button(_("Start (Enter)"), variant="primary", id="start",
                                  compact=True)
                     yield Button(_("Cancel (Esc)"), id="cancel", compact=True)
+                    yield Button(_("Language (F2)"), id="language", compact=True)
 
     def _field(self, option: Option, value: Any) -> Widget:
         ident = f"opt-{option.name}"
@@ -226,9 +231,40 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def action_language(self) -> None:
+        """The language list; a choice is spoken at once (the form keeps what it holds)."""
+        from .language import LanguageScreen, apply_language
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                apply_language(self.app, choice)
+                reword = getattr(self.app, "reword", None)
+                if reword is not None:
+                    reword()
+
+        self.app.push_screen(LanguageScreen(), chosen)
+
+    def reword(self) -> None:
+        """The form again in the language just chosen, with the values it held."""
+        # an unfinished value: the form comes back with the last valid rules
+        with contextlib.suppress(RulesError):
+            self._rules = self.read_rules()
+        self._level = int(str(self.query_one("#level", Select).value))
+        self._dealer = {"random": None, "you": HUMAN, "computer": COMPUTER}[
+            str(self.query_one("#dealer", Select).value)]
+
+        async def again() -> None:
+            await self.recompose()
+            self.fit()
+            self.on_mount()
+
+        self.call_later(again)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "start":
             self.action_start()
+        elif event.button.id == "language":
+            self.action_language()
         else:
             self.action_cancel()

@@ -8,9 +8,11 @@ from ..i18n import N_, _, ngettext
 from ..rules import PRESETS, Option, Rules
 
 __all__ = [
+    "PRESET_LABELS",
     "PRESET_NOTES",
     "help_rules",
     "option_label",
+    "preset_label",
     "rules_name",
     "rules_summary",
     "sheet_caption",
@@ -24,6 +26,16 @@ CHOICE_LABELS: dict[str, str] = {
     "loser": N_("loser"),
     "traditional": N_("traditional"),
     "by_count": N_("by count"),
+}
+
+#: The presets' names as the screens say them (the command line's --rules takes the keys).
+PRESET_LABELS: dict[str, str] = {
+    # Translators: the names of the rule presets on the terminal game's screens (short:
+    # the sidebar's rules line, the saved-games list).
+    "hollywood": N_("Hollywood"),
+    "hollywood-20": N_("Hollywood 20"),
+    "classic": N_("classic"),
+    "eaai": N_("EAAI"),
 }
 
 PRESET_NOTES: dict[str, str] = {
@@ -43,9 +55,16 @@ def choice_label(choice: str) -> str:
     return _(CHOICE_LABELS.get(choice, choice))
 
 
+def preset_label(name: str | None) -> str:
+    """A preset's name on screen, "custom" for rules that are no preset."""
+    if name is None:
+        return _("custom")
+    return _(PRESET_LABELS[name]) if name in PRESET_LABELS else name
+
+
 def rules_name(rules: Rules) -> str:
     """The preset's name, or "custom"."""
-    return rules.preset_name or _("custom")
+    return preset_label(rules.preset_name)
 
 
 def sheet_title(rules: Rules) -> str:
@@ -188,4 +207,8 @@ def help_rules(rules: Rules) -> str:
 
 def preset_notes() -> str:
     """One line on each preset, for the new-match form."""
-    return " · ".join(f"{name}: {_(PRESET_NOTES.get(name, ''))}" for name in PRESETS)
+    # Translators: one preset on the new-match form's line of presets: {name} (Hollywood,
+    # classic...) and what it plays.
+    return " · ".join(_("{name}: {note}").format(name=preset_label(name),
+                                                 note=_(PRESET_NOTES.get(name, "")))
+                      for name in PRESETS)

@@ -23,8 +23,11 @@ from textual.widgets import Button, DataTable, Static
 
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext
+from ..replay import player_name
 from ..sheet import ScoreSheet, SheetError
 from ..store import Store, StoredMatch
+from .rulewords import preset_label
+from .widgets import Worded
 
 __all__ = ["NEW", "ConfirmScreen", "SavedGamesScreen", "SavedRow", "abandon", "print_saved",
            "saved_rows", "when_words"]
@@ -89,7 +92,7 @@ def _points(sheet: ScoreSheet) -> str:
 def _match_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
     level = row.meta.get("level")
     title = (_("Computer, level {level}").format(level=level) if level is not None
-             else row.players[1])
+             else player_name(row.players[1]))
     sheet = ScoreSheet(row.rules)
     hands = store.hands(row.id)
     try:
@@ -100,7 +103,7 @@ def _match_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
                                                         score=_points(sheet))
     except SheetError:
         score = _("cannot be read")
-    return SavedRow(row.id, "match", title, row.rules.preset_name or _("custom"), score,
+    return SavedRow(row.id, "match", title, preset_label(row.rules.preset_name), score,
                     when_words(row.updated_at, now))
 
 
@@ -116,7 +119,7 @@ def _sheet_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
             count=count, score=_points(sheet))
     except (ValueError, HollywoodGinError):
         score = _("cannot be read")
-    return SavedRow(row.id, "sheet", title, row.rules.preset_name or _("custom"), score,
+    return SavedRow(row.id, "sheet", title, preset_label(row.rules.preset_name), score,
                     when_words(row.updated_at, now))
 
 
@@ -124,7 +127,7 @@ def saved_rows(store: Store, kind: str | None = None, *, now: float | None = Non
                ) -> list[SavedRow]:
     """Every unfinished match ("match") and/or sheet ("sheet"), the last played first."""
     if kind is not None and kind not in _STORE_KIND:
-        raise HollywoodGinError(f"kind must be 'match' or 'sheet', not {kind!r}")
+        raise ValueError(f"kind must be 'match' or 'sheet', not {kind!r}")  # a caller's bug
     rows = store.matches(kind=None if kind is None else _STORE_KIND[kind], status="playing")
     out: list[SavedRow] = []
     for row in rows:  # the store gives them newest first (updated_at)
@@ -162,7 +165,7 @@ def print_saved(store: Store, out: TextIO, kind: str | None = None) -> None:
                   .rstrip() + "\n")
 
 
-class ConfirmScreen(ModalScreen[bool]):
+class ConfirmScreen(Worded, ModalScreen[bool]):
     """A yes/no question where only a yes (the button or `y`) says yes; No has the focus,
     so Enter, Esc and a stray key all keep things as they are."""
 
@@ -212,7 +215,7 @@ class _RowsTable(DataTable[str]):
     ]
 
 
-class SavedGamesScreen(ModalScreen[str | None]):
+class SavedGamesScreen(Worded, ModalScreen[str | None]):
     """The list of unfinished matches and sheets: returns the chosen id, :data:`NEW` for the
     "new" button, or None when closed.  Abandoning asks first, and only a yes abandons."""
 

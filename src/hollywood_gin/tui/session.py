@@ -97,7 +97,6 @@ class GameSession:
         self.level = int(persistent.meta.get("level", 3))
         self._hinter = hinter
         self.bot = bot_factory(self.level, self._bot_seed())
-        self.names: tuple[str, str] = ("You", "Computer")  # as the screen says them
         # Resume where the person was: if he had moved on to the next deal, deal it again.
         self._deal_up_to(int(persistent.meta.get("dealt", 1)))
         self._reset_bot()
@@ -146,6 +145,11 @@ class GameSession:
         return cls(store, store.open_match(match_id), bot_factory=bot_factory, hinter=hinter)
 
     # -- reading -----------------------------------------------------------------------
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The two seats as the screen says them, in the language in force."""
+        return (_("You"), _("Computer"))
 
     @property
     def id(self) -> str:

@@ -255,7 +255,8 @@ def _pct(part: int, whole: int) -> str:
 def render(stats: Stats) -> str:
     """Plain text for the terminal (a match given up counts as lost)."""
     if not stats.levels:
-        return _("No matches played yet. Start one with: hollywood-gin play")
+        return _("No matches played yet. Start one with: {command}").format(
+            command="hollywood-gin play")
     lines = [_("Matches against the computer"), ""]
     head = (_("level"), _("matches"), _("finished"), _("given up"), _("won"), _("win%"),
             _("hands"), _("won"), _("win%"), _("assisted"))
@@ -285,8 +286,10 @@ def render(stats: Stats) -> str:
         longest=stats.longest_streak, current=stats.current_streak))
     lines += _accuracy_lines(stats)
     if stats.recent:
-        lines += ["", _("Recent matches (export one with: hollywood-gin stats --export ID "
-                        "FILE; review one with: hollywood-gin stats --review ID)")]
+        # Translators: {export} and {review} are command lines to type as they are.
+        lines += ["", _("Recent matches (export one with: {export}; review one with: "
+                        "{review})").format(export="hollywood-gin stats --export ID FILE",
+                                            review="hollywood-gin stats --review ID")]
         status = {"playing": _("playing"), "abandoned": _("given up")}
         for m in stats.recent:
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
@@ -308,13 +311,16 @@ def find_match(store: Store, prefix: str) -> StoredMatch:
     """A stored match by its id or a unique beginning of it."""
     prefix = prefix.strip().lower()
     if len(prefix) < 4:
-        raise HollywoodGinError(f"match id {prefix!r} is too short: give at least 4 characters")
+        raise HollywoodGinError(_("match id {id!r} is too short: give at least 4 characters")
+                                .format(id=prefix))
     found = [row for row in store.matches() if row.id.startswith(prefix)]
     if not found:
-        raise HollywoodGinError(f"no saved match has an id starting {prefix!r}")
+        raise HollywoodGinError(_("no saved match has an id starting {id!r}").format(id=prefix))
     if len(found) > 1:
-        raise HollywoodGinError(f"{len(found)} saved matches have ids starting {prefix!r}; "
-                                "give more characters")
+        raise HollywoodGinError(ngettext(
+            "{n} saved match has an id starting {id!r}; give more characters",
+            "{n} saved matches have ids starting {id!r}; give more characters",
+            len(found)).format(n=len(found), id=prefix))
     return found[0]
 
 
@@ -323,7 +329,8 @@ def export_match(store: Store, prefix: str, path: str | Path) -> str:
     row = find_match(store, prefix)
     if row.kind == "keeper":
         raise HollywoodGinError(
-            f"match {row.id[:8]} is a score-keeper sheet: it has no cards or actions to record")
+            _("match {id} is a score-keeper sheet: it has no cards or actions to record")
+            .format(id=row.id[:8]))
     persistent = store.open_match(row.id)
     save_record(persistent.match, path, players=persistent.players)
     return row.id

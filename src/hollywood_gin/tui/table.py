@@ -30,16 +30,18 @@ from .look import (
     natural_width,
     result_headline,
     sheet_table,
+    styled,
 )
 from .rulewords import rules_name, rules_summary, sheet_title
 from .session import COMPUTER, HUMAN, GameSession
-from .widgets import CardWidget, cap_height
+from .widgets import CardWidget, Worded, cap_height
 from .words import gin_allowed, knock_options
 
 if TYPE_CHECKING:
     from .app import GinApp
 
-__all__ = ["KEYS", "KEY_NAMES", "NARROW", "TableScreen"]
+__all__ = ["AID_BUTTONS", "KEYS", "KEY_NAMES", "NARROW", "PLAY_BUTTONS", "TableScreen",
+           "button_label"]
 
 KEYS = "1234567890-"
 KEY_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus"]
@@ -50,7 +52,7 @@ PLAY_BUTTONS = ("take", "pass", "draw", "pick", "discard", "knock", "gin")
 AID_BUTTONS = ("hint", "undo", "pile", "help")
 
 
-def _button_label(ident: str) -> str:
+def button_label(ident: str) -> str:
     return {
         "take": _("Take upcard (t)"), "pass": _("Pass (x)"), "draw": _("Draw stock (s)"),
         "pick": _("Take discard (t)"), "discard": _("Discard"), "knock": _("Knock (k)"),
@@ -59,7 +61,7 @@ def _button_label(ident: str) -> str:
     }[ident]
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Worded, Screen[None]):
     """What the game screen shows and how it is redrawn; the game screen adds the play."""
 
     DEFAULT_CSS = """
@@ -160,7 +162,7 @@ class TableScreen(Screen[None]):
                 for row, idents in (("play-buttons", PLAY_BUTTONS), ("aid-buttons", AID_BUTTONS)):
                     with Horizontal(id=row, classes="buttons"):
                         for ident in idents:
-                            button = Button(_button_label(ident), id=f"b-{ident}", compact=True,
+                            button = Button(button_label(ident), id=f"b-{ident}", compact=True,
                                             variant="warning" if ident in ("knock", "gin")
                                             else "default")
                             button.can_focus = False
@@ -396,19 +398,19 @@ class TableScreen(Screen[None]):
             prompt.append(_("The computer is thinking…"), style="italic")
         elif v.phase is Phase.OFFER:
             prompt.append(_("The opening (R4.1):") + " ", style="bold")
-            prompt.append(_("take the upcard") + " ")
-            if v.upcard is not None:
-                prompt.append_text(card_ink(v.upcard, four))
-            prompt.append(" " + _("(t, or click it) or pass (x)."))
+            # Translators: the table's prompt; {card} is the upcard, like 7♥; t and x are
+            # the keys.
+            prompt.append_text(styled(_("take the upcard {card} (t, or click it) or pass (x)."),
+                                      card=self._card_or_none(v, four)))
         elif v.phase is Phase.DRAW:
             prompt.append(_("Your turn:") + " ", style="bold")
             if v.upcard_refused:
                 prompt.append(_("both passed the upcard, so draw from the stock (s) (R4.1)."))
             else:
-                prompt.append(_("draw from the stock (s) or take") + " ")
-                if v.upcard is not None:
-                    prompt.append_text(card_ink(v.upcard, four))
-                prompt.append(" " + _("from the pile (t)."))
+                # Translators: the table's prompt; {card} is the top of the pile, like 7♥;
+                # s and t are the keys.
+                prompt.append_text(styled(_("draw from the stock (s) or take {card} from the "
+                                            "pile (t)."), card=self._card_or_none(v, four)))
         elif self.selected is None:
             prompt.append(_("Discard:") + " ", style="bold")
             prompt.append(_("choose a card (1–9, 0, -, ← →, or click it), then again or "
@@ -419,29 +421,44 @@ class TableScreen(Screen[None]):
                 gin = best[1] == 0
                 prompt.append("\n" + (_("You can go gin:") if gin else _("You can knock:")) + " ",
                               style="bold yellow")
-                prompt.append((_("g discards") if gin else _("k discards")) + " ")
-                prompt.append_text(card_ink(best[0], four))
-                prompt.append(" " + _("and leaves {n} deadwood.").format(n=best[1]))
+                # Translators: after "You can go gin:" / "You can knock:"; g and k are the
+                # keys, {card} the card they discard (like 7♥), {n} the deadwood left.
+                prompt.append_text(styled(
+                    _("g discards {card} and leaves {n} deadwood.") if gin
+                    else _("k discards {card} and leaves {n} deadwood."),
+                    card=card_ink(best[0], four), n=best[1]))
         else:
             # the selected card is always one that may be discarded (R4.3): choosing the
             # card just taken from the pile is refused before it is selected
             rest = [c for c in v.hand if c != self.selected]
             after = best_melds(rest)
-            prompt.append(_("Discard") + " ", style="bold")
-            prompt.append_text(card_ink(self.selected, four))
-            prompt.append("? " + _("It leaves deadwood {n}: Enter or the same key "
-                                   "discards it.").format(n=after.deadwood))
+            # Translators: the table's prompt once a card is chosen; {card} is it (like 7♥),
+            # {n} the deadwood it leaves.
+            question = styled(_("Discard {card}?"), card=card_ink(self.selected, four))
+            question.stylize("bold")
+            prompt.append_text(question)
+            prompt.append(" " + _("It leaves deadwood {n}: Enter or the same key "
+                                  "discards it.").format(n=after.deadwood))
             if after.deadwood <= v.knock_limit:
                 gin = after.deadwood == 0
-                prompt.append("\n" + (_("Gin (g) would show") if gin
-                                      else _("Knock (k) would show")) + " ", style="yellow")
-                for meld in after.melds:
-                    prompt.append_text(meld_ink(meld, four))
-                    prompt.append(" ")
+                melds = Text(" ").join(meld_ink(meld, four) for meld in after.melds)
+                prompt.append("\n")
                 if after.unmatched:
-                    prompt.append(_("with") + " ")
-                    prompt.append_text(cards_ink(after.unmatched, four))
+                    # Translators: {melds} are the melds a knock would show (like [4♥ 5♥
+                    # 6♥] [9♣ 9♦ 9♠]), {cards} the deadwood cards; g and k are the keys.
+                    prompt.append_text(styled(
+                        _("Gin (g) would show {melds} with {cards}") if gin
+                        else _("Knock (k) would show {melds} with {cards}"),
+                        melds=melds, cards=cards_ink(after.unmatched, four)))
+                else:
+                    prompt.append_text(styled(
+                        _("Gin (g) would show {melds}") if gin
+                        else _("Knock (k) would show {melds}"), melds=melds))
         self._put("prompt", prompt)
+
+    def _card_or_none(self, view: HandView, four: bool) -> Text:
+        """The top of the pile in its colour (a dash if the pile is empty)."""
+        return card_ink(view.upcard, four) if view.upcard is not None else Text("–")
 
     def may_discard(self, view: HandView, card: Card) -> bool:
         """Discarding ``card`` is legal now (R4.2, R4.3)."""

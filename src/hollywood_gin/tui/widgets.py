@@ -1,25 +1,58 @@
-"""Small widgets shared by the game and the score keeper: a card, and a two-way question."""
+"""Small widgets shared by the game and the score keeper: a card, and a two-way question;
+and :class:`Worded`, which makes a screen's key hints speak the player's language."""
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from dataclasses import replace
+from typing import Any, ClassVar, TypeVar
 
 from rich.text import Text
 from textual import events
-from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.app import App, ComposeResult
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 from textual.widgets import Button, Static
 
 from ..cards import Card, Rank
+from ..i18n import _
 from .look import face_colour
 
-__all__ = ["AskScreen", "CardWidget", "Dialog", "cap_height"]
+__all__ = ["AskScreen", "CardWidget", "Dialog", "Worded", "WordedScreen", "cap_height"]
 
 T = TypeVar("T")
+
+
+class Worded:
+    """A screen whose key hints (the footer shows each binding's description and tooltip)
+    are translated as they are shown: ``BINDINGS`` keep the English, marked with ``N_``, and
+    a change of language needs only ``refresh_bindings()``.  Put it before the Screen class
+    in the bases."""
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        found: dict[str, ActiveBinding] = super().active_bindings  # type: ignore[misc]
+        return {key: active._replace(
+            binding=replace(active.binding, description=_(active.binding.description))
+            if active.binding.description else active.binding,
+            tooltip=_(active.tooltip) if active.tooltip else active.tooltip)
+            for key, active in found.items()}
+
+
+class WordedScreen(Worded, Screen[None]):
+    """An app's default screen with translated key hints (``App.get_default_screen``)."""
+
+
+def quit_hint(app: App[Any]) -> None:
+    """What ctrl+c says (Textual's words, in the player's language): how to quit."""
+    # Translators: said when the player presses ctrl+c, which does not quit; {key} is the
+    # key that does (q, or ctrl+q in the score keeper).
+    keys = [key for key, active in app.active_bindings.items()
+            if active.binding.action in ("quit", "app.quit")]
+    app.notify(_("Press {key} to quit.").format(key=keys[0] if keys else "ctrl+q"),
+               title=_("Do you want to quit?"))
 
 
 class CardWidget(Static):
@@ -108,7 +141,7 @@ class CardWidget(Static):
         self.post_message(self.Chosen(self))
 
 
-class AskScreen(ModalScreen[bool]):
+class AskScreen(Worded, ModalScreen[bool]):
     """A question with two answers, yes (Enter or the first key) and no (Escape or the second)."""
 
     DEFAULT_CSS = """
@@ -160,7 +193,7 @@ def cap_height(body: Widget, leave: int) -> None:
     body.styles.max_height = max(3, body.app.size.height - leave)
 
 
-class Dialog(ModalScreen[T]):
+class Dialog(Worded, ModalScreen[T]):
     """A dialog whose body (the widget ``BODY`` names) scrolls within the screen while the
     rest, ``LEAVE`` rows of border, title and buttons, stays in sight."""
 

@@ -1,0 +1,251 @@
+"""No English hides in the terminal apps: every screen, rendered in the pseudo-locale (every
+message accented and wrapped, i18n.PSEUDO), holds no plain word that skipped the catalogue.
+
+Each screen of the game and of the score keeper is visited at 80x24 and 120x40 with the
+pilot, in one app per size: the new-match dialog, the language list, the table in each
+phase (with a hint and a refusal), help, rules, the pile, the saved games and the abandon
+question, the hand's end, the match's end, the resume question; the keeper's new-sheet
+dialog, its sheet with hands and an error, its question, help and list.  What the screens
+build from data (the hand's end for every way a hand ends) is scanned without a screen in
+``test_every_hand_end_and_sheet_said_in_the_catalogue``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+from textual.widgets import Input
+from tui_helpers import every_text, human_turn, play_out, settle
+
+from hollywood_gin import i18n
+from hollywood_gin.hand import Phase
+from hollywood_gin.rules import OPTIONS, PRESETS, Rules
+from hollywood_gin.store import Store
+from hollywood_gin.tui.app import GinApp, HandEndScreen, MatchEndScreen
+from hollywood_gin.tui.dialogs import HelpScreen, PileScreen, RulesScreen
+from hollywood_gin.tui.keeper import KeeperApp
+from hollywood_gin.tui.keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen
+from hollywood_gin.tui.language import LanguageScreen
+from hollywood_gin.tui.newmatch import NewMatchScreen
+from hollywood_gin.tui.saved import ConfirmScreen, SavedGamesScreen
+from hollywood_gin.tui.session import COMPUTER, GameSession
+from hollywood_gin.tui.widgets import AskScreen
+
+SIZES = [(80, 24), (120, 40)]
+
+#: Words allowed through untranslated: proper names (the game's, the players' of these
+#: tests, each language's own name), and what the player types or the program names as
+#: it is (rule option names and values, preset names, in the rule book's code spans).
+ALLOW = ("Hollywood Gin", "Alice", "Bob", "alice", "bob", *i18n.LANGUAGES.values(),
+         "nonsense",  # what the test types in the keeper, said back in its error
+         *(o.name for o in OPTIONS), *PRESETS,
+         *(str(c) for o in OPTIONS for c in o.choices), "undercut", "OpenSpiel", "gin_rummy")
+
+
+def leaks(app: App[Any]) -> list[str]:
+    text = re.sub(r"-\n[ │┃]*", "-", every_text(app))  # a command wrapped at its hyphen
+    return sorted(set(i18n.pseudo_leaks(text, allow=ALLOW)))
+
+
+async def until(pilot: Pilot[Any], app: App[Any], kind: type, tries: int = 200) -> None:
+    for _ in range(tries):
+        if isinstance(app.screen, kind):
+            await pilot.pause()
+            return
+        await pilot.pause()
+    raise AssertionError(f"{kind.__name__} never showed (at {type(app.screen).__name__})")
+
+
+class Scan:
+    """The screens scanned, and what leaked on each."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.found: dict[str, list[str]] = {}
+
+    async def __call__(self, pilot: Pilot[Any], where: str) -> None:
+        await pilot.pause()
+        words = leaks(self.app)
+        if words:
+            self.found[f"{where} at {self.app.size.width}x{self.app.size.height}"] = words
+
+
+@pytest.fixture
+def qps() -> Iterator[None]:
+    i18n.set_language(i18n.PSEUDO)
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    yield store
+    store.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_of_the_game_speaks_only_through_the_catalogue(
+        store: Store, qps: None, size: tuple[int, int]) -> None:
+    # A second match, finished but for its last hand's end, for the match's end.
+    short = Rules(columns=1, game_target=10)
+    done = GameSession.new(store, level=1, rules=short, seed=5, first_dealer=COMPUTER)
+    play_out(done, until_finished=True)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=7, first_dealer=COMPUTER,
+                     delay=0, new=True)
+        async with app.run_test(size=size) as pilot:
+            scan = Scan(app)
+            await until(pilot, app, NewMatchScreen)
+            await scan(pilot, "the new-match dialog")
+            await pilot.press("f2")
+            await until(pilot, app, LanguageScreen)
+            await scan(pilot, "the language list")
+            await pilot.press("escape")
+            await until(pilot, app, NewMatchScreen)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            seen: set[Phase] = set()
+            for _turn in range(60):  # every phase of a hand, a refusal and a hint in each
+                await settle(pilot, app)
+                if isinstance(app.screen, HandEndScreen):
+                    break
+                phase = session.hand.phase
+                if phase not in seen:
+                    seen.add(phase)
+                    await scan(pilot, f"the table ({phase.value})")
+                    await pilot.press("g" if phase is not Phase.DISCARD else "t")
+                    await scan(pilot, f"a refusal ({phase.value})")
+                    await pilot.press("h")
+                    await settle(pilot, app)
+                    await scan(pilot, f"a hint ({phase.value})")
+                if phase is Phase.DISCARD and "chosen" not in str(seen):
+                    await pilot.press("1")
+                    await scan(pilot, "a card chosen")
+                    seen.add("chosen")  # type: ignore[arg-type]
+                    await pilot.press("escape")
+                await human_turn(pilot, app)
+            for key, kind, name in (("question_mark", HelpScreen, "help"),
+                                    ("r", RulesScreen, "the rules"),
+                                    ("p", PileScreen, "the pile")):
+                if isinstance(app.screen, HandEndScreen):
+                    break
+                await pilot.press(key)
+                await until(pilot, app, kind)
+                await scan(pilot, name)
+                await pilot.press("escape")
+            if not isinstance(app.screen, HandEndScreen):
+                await pilot.press("l")
+                await until(pilot, app, SavedGamesScreen)
+                await scan(pilot, "the saved games")
+                await pilot.press("delete")
+                await until(pilot, app, ConfirmScreen)
+                await scan(pilot, "the abandon question")
+                await pilot.press("n")
+                await pilot.press("escape")
+            for _turn in range(200):
+                await settle(pilot, app)
+                if isinstance(app.screen, HandEndScreen):
+                    break
+                await human_turn(pilot, app)
+            await until(pilot, app, HandEndScreen)
+            await scan(pilot, "the hand's end")
+            app.resume(done.id)  # its last hand's end, then the match's end
+            await until(pilot, app, HandEndScreen)
+            await pilot.press("enter")
+            await until(pilot, app, MatchEndScreen)
+            await scan(pilot, "the match's end")
+            assert scan.found == {}, scan.found
+
+        # Starting with one unfinished match asks whether to resume it.
+        app = GinApp(store=store, level=1, rules=Rules(), delay=0)
+        async with app.run_test(size=size) as pilot:
+            scan = Scan(app)
+            await until(pilot, app, AskScreen)
+            await scan(pilot, "the resume question")
+            assert scan.found == {}, scan.found
+
+    asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen_of_the_keeper_speaks_only_through_the_catalogue(
+        store: Store, qps: None, size: tuple[int, int]) -> None:
+    async def run() -> None:
+        app = KeeperApp(store=store, new=True)
+        async with app.run_test(size=size) as pilot:
+            scan = Scan(app)
+            await until(pilot, app, NewSheetScreen)
+            await scan(pilot, "the new-sheet dialog")
+            await pilot.press(*"Alice", "enter", *"Bob", "enter")
+            for _ in range(50):
+                await pilot.pause()
+                if not isinstance(app.screen, NewSheetScreen):
+                    break
+            await scan(pilot, "an empty sheet")
+            for line in ("alice 25", "bob knocks 3 10", "alice nonsense"):
+                await pilot.press(*line, "enter")
+            await scan(pilot, "a sheet with hands and an error")
+            app.query_one("#quick", Input).value = ""  # the refused line stays to be fixed
+            await pilot.press(*"bob undercut 8 5", "enter")
+            await until(pilot, app, QuestionScreen)
+            await scan(pilot, "a question")
+            await pilot.press("escape")
+            await pilot.press("f1")
+            await until(pilot, app, KeeperHelp)
+            await scan(pilot, "the keeper's help")
+            await pilot.press("escape")
+            await pilot.press("ctrl+o")
+            await until(pilot, app, SavedGamesScreen)
+            await scan(pilot, "the unfinished sheets")
+            await pilot.press("escape")
+            assert scan.found == {}, scan.found
+            # The scan sees what it should: the footer's key hints, a word said in English.
+            assert i18n.pseudo("undo") in every_text(app)
+            app.notify("Plain English")
+            await pilot.pause()
+            assert "Plain" in leaks(app)
+
+    asyncio.run(run())
+
+
+def test_every_hand_end_and_sheet_said_in_the_catalogue(store: Store, qps: None) -> None:
+    """The hand's end (layouts, points, how they entered the sheet) for every way a hand
+    ends, over seeded matches: knock, undercut, gin, a dead hand, a closed game."""
+    from rich.console import Console
+
+    from hollywood_gin.tui.handend import hand_end_layout, hand_end_points
+    from hollywood_gin.tui.look import sheet_table
+    from hollywood_gin.tui.rulewords import help_rules, rules_summary, sheet_title
+
+    console = Console(width=100, record=True, file=__import__("io").StringIO())
+    kinds: set[str] = set()
+    rng = random.Random(3)
+    for seed in range(40):
+        if {"knock", "undercut", "gin", "dead"} <= kinds and seed > 6:
+            break
+        rules = Rules(dead_hand_stock=rng.choice([2, 8]), big_gin_bonus=31,
+                      columns=rng.choice([1, 3]), game_target=rng.choice([10, 100]))
+        session = GameSession.new(store, level=rng.choice([1, 5]), rules=rules, seed=seed)
+        play_out(session)
+        result = session.hand.result
+        assert result is not None
+        kinds.add(result.kind)
+        console.print(hand_end_layout(session, False), hand_end_points(session),
+                      sheet_table(session.sheet, session.names, title=sheet_title(rules)))
+    for rules in (*PRESETS.values(), Rules(oklahoma=True, next_dealer="alternate",
+                                            entry_rule="by_count", discard_taken_card=True)):
+        console.print(help_rules(rules), rules_summary(rules))
+    assert {"knock", "gin"} <= kinds
+    assert i18n.pseudo_leaks(console.export_text(), allow=ALLOW) == []
