@@ -13,7 +13,8 @@ from typing import Any, Literal
 from .errors import RulesError
 from .i18n import N_, _
 
-__all__ = ["OPTIONS", "PRESETS", "EntryRule", "NextDealer", "Option", "Rules", "option"]
+__all__ = ["OPTIONS", "PRESETS", "PRESET_LABELS", "EntryRule", "NextDealer", "Option", "Rules",
+           "option", "preset_label"]
 
 NextDealer = Literal["winner", "alternate", "loser"]
 EntryRule = Literal["traditional", "by_count"]
@@ -277,3 +278,21 @@ PRESETS: dict[str, Rules] = {
         discard_taken_card=False,
     ),
 }
+
+#: The presets' names as the screens say them (the command line's --rules takes the keys).
+PRESET_LABELS: dict[str, str] = {
+    # Translators: the names of the rule presets on the screens (short: the terminal
+    # game's sidebar line, the saved-games list, the rules page's heading).
+    "hollywood": N_("Hollywood"),
+    "hollywood-20": N_("Hollywood 20"),
+    "classic": N_("classic"),
+    "eaai": N_("EAAI"),
+}
+
+
+def preset_label(name: str | None) -> str:
+    """A preset's name on screen, in the language in force; "custom" for rules that are no
+    preset (``name`` None)."""
+    if name is None:
+        return _("custom")
+    return _(PRESET_LABELS[name]) if name in PRESET_LABELS else name

@@ -85,7 +85,7 @@ def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> 
             assert isinstance(app.screen, SavedGamesScreen)
             text = screen_text(app)
             assert "Computer, level 4" in text and "Computer, level 2" in text
-            assert "eaai" in text and "hollywood" in text
+            assert "EAAI" in text and "Hollywood" in text
             assert text.index("level 4") < text.index("level 2")  # the last played first
             await pilot.press("down", "enter")  # the older one
             await settle(pilot, app)
@@ -175,7 +175,7 @@ def test_play_list_prints_every_unfinished_match_and_sheet(store: Store, url: st
     out = io.StringIO()
     print_saved(store, out)
     text = out.getvalue()
-    assert match_id[:8] in text and "Computer, level 5" in text and "hollywood" in text
+    assert match_id[:8] in text and "Computer, level 5" in text and "Hollywood" in text
     assert sheet_id[:8] in text and "alice vs bob" in text and "classic" in text
     assert "1 hand ·" in text and "1 hands" not in text
     assert finished[:8] not in text

@@ -69,7 +69,7 @@ def test_saved_rows_lists_unfinished_only_newest_first(tmp_path: Path) -> None:
     assert by_id[old].score == "hand 1 · you 0–0"
     assert by_id[sheet.id].title == "Alice vs Bob"
     assert by_id[sheet.id].score == "2 hands · 25–10"
-    assert by_id[sheet.id].rules == "hollywood"
+    assert by_id[sheet.id].rules == "Hollywood"  # the preset's name as the screens say it
     assert by_id[custom.id].score == "1 hand · 40–0"  # one hand, not "1 hands"
     assert by_id[custom.id].rules == "custom"
     assert [r.id for r in saved_rows(store, "match")] == [old]

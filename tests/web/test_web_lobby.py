@@ -152,7 +152,7 @@ def test_the_form_sets_every_option_and_shows_a_refusal_by_its_field(
     assert "2 games at once" in rules
     assert page.locator(".sheet-table thead th").count() == 4  # name, two games, total
     book = page.get_by_role("link", name="The rule book for these rules")
-    assert book.get_attribute("href") == "/rules/" + page.url.rsplit("/", 1)[1]
+    assert book.get_attribute("href") == "/rules/" + page.url.rsplit("/", 1)[1] + "?lang=en"
     assert page.locator(".status").inner_text() != ""
     assert not page.errors, page.errors
 

@@ -86,7 +86,10 @@ class HelpScreen(Dialog[str | None]):
     HelpScreen.-narrow #keys { width: 100%; }
     HelpScreen Markdown { margin: 0 1; }
     HelpScreen #buttons { height: 1; align-horizontal: center; dock: bottom; }
-    HelpScreen #buttons Button { margin: 0 1; }
+    HelpScreen #buttons Button { margin: 0 1; min-width: 0; }
+    /* Narrow: five buttons do not fit one row in every language; three to a row. */
+    HelpScreen.-narrow #buttons { layout: grid; grid-size: 3; grid-gutter: 0 1; height: 2; }
+    HelpScreen.-narrow #buttons Button { width: 100%; margin: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the help (short).

@@ -5,7 +5,7 @@ so that no screen says "three games at once" over a one-game sheet."""
 from __future__ import annotations
 
 from ..i18n import N_, _, ngettext
-from ..rules import PRESETS, Option, Rules
+from ..rules import PRESET_LABELS, PRESETS, Option, Rules, preset_label
 
 __all__ = [
     "PRESET_LABELS",
@@ -28,16 +28,6 @@ CHOICE_LABELS: dict[str, str] = {
     "by_count": N_("by count"),
 }
 
-#: The presets' names as the screens say them (the command line's --rules takes the keys).
-PRESET_LABELS: dict[str, str] = {
-    # Translators: the names of the rule presets on the terminal game's screens (short:
-    # the sidebar's rules line, the saved-games list).
-    "hollywood": N_("Hollywood"),
-    "hollywood-20": N_("Hollywood 20"),
-    "classic": N_("classic"),
-    "eaai": N_("EAAI"),
-}
-
 PRESET_NOTES: dict[str, str] = {
     "hollywood": N_("three games to 100 at once"),
     "hollywood-20": N_("the same, gin bonus 20"),
@@ -53,13 +43,6 @@ def option_label(option: Option) -> str:
 
 def choice_label(choice: str) -> str:
     return _(CHOICE_LABELS.get(choice, choice))
-
-
-def preset_label(name: str | None) -> str:
-    """A preset's name on screen, "custom" for rules that are no preset."""
-    if name is None:
-        return _("custom")
-    return _(PRESET_LABELS[name]) if name in PRESET_LABELS else name
 
 
 def rules_name(rules: Rules) -> str:

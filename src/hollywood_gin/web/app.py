@@ -18,14 +18,16 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from .. import i18n
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreError
+from .language import LanguageMiddleware, catalogue_response, index_page, seat_language
 from .limits import (
     TABLE_BURST,
     TABLE_RATE,
@@ -47,7 +49,7 @@ from .protocol import (
     parse_client_message,
 )
 from .reviews import Reviewer
-from .rulespage import language, rules_page
+from .rulespage import rules_page
 from .tables import (
     TABLE_ID_RE,
     BotFactory,
@@ -150,7 +152,7 @@ def create_app(
     ungreeted = Ungreeted(pending_sockets)
 
     def page(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"cache-control": "no-cache"})
+        return index_page(STATIC_DIR, request)
 
     async def read_json(request: Request, fields: set[str]) -> dict[str, Any]:
         """The body of an API request, from this site's own pages only (a browser always
@@ -248,9 +250,10 @@ def create_app(
         table = request.path_params.get("table") or request.query_params.get("table")
         rules = await rules_of(request, table)
         if rules is None:
-            return HTMLResponse(rules_page(Rules(), lang="en"), status_code=404)
-        lang = language(request.headers.get("accept-language"))
-        return HTMLResponse(rules_page(rules, table=table, lang=lang))
+            return HTMLResponse(rules_page(Rules(), lang=i18n.language()), status_code=404)
+        return HTMLResponse(rules_page(rules, table=table, lang=i18n.language(),
+                                       preset=request.query_params.get("preset")),
+                            headers={"vary": "accept-language"})
 
     def health(request: Request) -> Response:
         return JSONResponse({"ok": True})
@@ -302,6 +305,7 @@ def create_app(
             Route("/rules", rules_html),
             Route("/rules/{table}", rules_html),
             Route("/api/health", health),
+            Route("/i18n/{lang}.json", catalogue_response),
             Route("/api/rules", rules_api),
             Route("/api/tables", api({"opponent", "level", "preset", "rules", "name"},
                                      create_table, 201), methods=["POST"]),
@@ -319,6 +323,7 @@ def create_app(
         middleware=[],
         lifespan=lifespan,
     )
+    app.add_middleware(LanguageMiddleware)  # each request in its language (language.py)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(OpsMiddleware, ops=ops)
     app.state.manager = manager
@@ -377,6 +382,8 @@ async def _serve_seat(
         outbox.close(4403)
         return
     await manager.attach(table, seat, outbox)
+    # Anything the server words for this seat is in the seat's own language.
+    lang = seat_language(hello.lang, websocket.scope)
     try:
         while not outbox.closed:
             try:
@@ -393,7 +400,8 @@ async def _serve_seat(
                 continue
             try:
                 msg = parse_client_message(raw)
-                await manager.handle(table, seat, outbox, msg)
+                with i18n.using(lang):
+                    await manager.handle(table, seat, outbox, msg)
             except ProtocolError as exc:
                 outbox.put(error_for(exc, getattr(_maybe(raw), "rid", None)))
     finally:

@@ -54,6 +54,8 @@ MAX_SEQ = 1_000_000
 MAX_RID = 2**31 - 1
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 ACTION_RE = re.compile(r"^[A-Za-z0-9 /-]{1,64}$")
+#: A language tag in the hello (a language the server does not offer is spoken as English).
+LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$")
 
 #: Codes of error frames, each with what it means (also in docs/protocol.md).
 ERROR_CODES: dict[str, str] = {
@@ -89,9 +91,11 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """The first message of a connection: the seat's token."""
+    """The first message of a connection: the seat's token, and the language the page
+    speaks (a language tag; the server words anything for this seat in it)."""
 
     token: str
+    lang: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +132,7 @@ ClientMessage = Hello | Act | NextHand | Sync | Rematch
 
 _FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     # type: (required fields, optional fields)
-    "hello": (frozenset({"token"}), frozenset({"v"})),
+    "hello": (frozenset({"token"}), frozenset({"v", "lang"})),
     "act": (frozenset({"action", "seq"}), frozenset({"rid"})),
     "next": (frozenset(), frozenset({"rid"})),
     "sync": (frozenset(), frozenset({"rid"})),
@@ -183,7 +187,11 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
                 "schema", f"protocol version {version!r} is not served; this server speaks "
                 f"{PROTOCOL_VERSION}"
             )
-        return Hello(token)
+        lang = data.get("lang")
+        if lang is not None and not (isinstance(lang, str) and LANG_RE.match(lang)):
+            raise ProtocolError("schema", f"lang must be a language tag like 'lt' or "
+                                f"'nb-NO', not {lang!r}")
+        return Hello(token, lang)
     if kind == "act":
         action, seq = data["action"], data["seq"]
         if not isinstance(action, str) or not ACTION_RE.match(action):

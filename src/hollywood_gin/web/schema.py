@@ -10,7 +10,15 @@ from typing import Any
 
 from ..hand import Phase
 from ..rules import OPTIONS, Option
-from .protocol import ACTION_RE, ERROR_CODES, MAX_RID, MAX_SEQ, PROTOCOL_VERSION, TOKEN_RE
+from .protocol import (
+    ACTION_RE,
+    ERROR_CODES,
+    LANG_RE,
+    MAX_RID,
+    MAX_SEQ,
+    PROTOCOL_VERSION,
+    TOKEN_RE,
+)
 
 __all__ = ["CLIENT_SCHEMA", "REVIEW_SCHEMA", "SERVER_SCHEMA"]
 
@@ -26,6 +34,7 @@ CLIENT_SCHEMA: dict[str, Any] = {
                 "type": {"const": "hello"},
                 "token": {"type": "string", "pattern": TOKEN_RE.pattern},
                 "v": {"const": PROTOCOL_VERSION},
+                "lang": {"type": "string", "pattern": LANG_RE.pattern},
             },
             "required": ["type", "token"],
             "additionalProperties": False,

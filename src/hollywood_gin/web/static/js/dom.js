@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the pages.
 
+import { language } from "./i18n.js";
+
 /** A new element with a class and text. */
 export function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -31,7 +33,7 @@ export function srOnly(tag, text) {
 export async function post(url, body) {
   const res = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", "accept-language": language() },
     body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));

@@ -7,6 +7,14 @@ const EN = {
   "app.title": "Hollywood Gin",
   "app.tagline": "Gin rummy with three games scored at once.",
   "app.lobby_link": "Hollywood Gin: back to the lobby",
+  // Translators: the label of the language list on every page (read by screen readers,
+  // and shown beside the list on a wide screen).
+  "lang.label": "Language",
+  // Translators: the names the server gives a player who typed none, shown to the other
+  // player: the computer, the friend who was invited, the one who invited.
+  "name.computer": "Computer",
+  "name.friend": "Friend",
+  "name.player": "Player",
 
   // -- lobby ----------------------------------------------------------------------------
   "lobby.name": "Your name",
@@ -379,9 +387,65 @@ const EN = {
   "lobby.friends": "friends",
 };
 
-const LANG = document.documentElement.lang || "en";
-const plurals = new Intl.PluralRules(LANG);
+/** The languages offered, each in its own name (i18n.LANGUAGES in Python: a test checks). */
+export const LANGUAGES = {
+  en: "English", af: "Afrikaans", lt: "Lietuvių", nb: "Norsk bokmål", lo: "ລາວ", ha: "Hausa",
+};
+const PSEUDO = "qps"; // the tests' pseudo-locale: never offered, accepted when asked for
+const STORE_KEY = "hg.lang";
+
+let LANG = "en";
+let plurals = new Intl.PluralRules("en");
 let catalogue = EN;
+
+/** The language the page speaks now. */
+export function language() {
+  return LANG;
+}
+
+/** The language to start in: the one chosen in this browser, else the page's (the server set
+ * <html lang> from Accept-Language or ?lang=). */
+export function startLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  const saved = localStorage.getItem(STORE_KEY);
+  for (const lang of [asked, saved, document.documentElement.lang]) {
+    if (lang && (lang in LANGUAGES || lang === PSEUDO)) return lang;
+  }
+  return "en";
+}
+
+/** Speak `lang` from now on: its catalogue fetched from the server (the same .po files as
+ * Python), <html lang> set (it picks the font and the line breaker), Intl formatting in it.
+ * A catalogue that cannot be fetched leaves the English. */
+export async function useLanguage(lang) {
+  if (!(lang in LANGUAGES) && lang !== PSEUDO) lang = "en";
+  let messages = {};
+  if (lang !== "en") {
+    try {
+      const res = await fetch(`/i18n/${lang}.json`);
+      if (res.ok) messages = (await res.json()).messages || {};
+    } catch {
+      messages = {};
+    }
+  }
+  LANG = lang;
+  plurals = new Intl.PluralRules(intlLocale(lang, true));
+  setCatalogue(messages);
+  document.documentElement.lang = lang;
+  return lang;
+}
+
+/** Keep `lang` as this browser's choice (every page, every table, next time too). */
+export function saveLanguage(lang) {
+  localStorage.setItem(STORE_KEY, lang);
+}
+
+/** Intl's locale for a language: the pseudo-locale counts as English but lists and times it
+ * writes in Lao script, so a test that scans for plain Latin words tells them from ours. */
+function intlLocale(lang, forPlurals = false) {
+  if (lang !== PSEUDO) return lang;
+  return forPlurals ? "en" : "lo";
+}
 
 /** Use a translated catalogue (missing keys fall back to English). */
 export function setCatalogue(messages) {
@@ -403,14 +467,49 @@ export function t(key, params = {}) {
   return msg.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+/** A player's name as shown: the server's names for a player who typed none are words. */
+export function displayName(name) {
+  const words = { Computer: "name.computer", Friend: "name.friend", You: "name.player" };
+  return name in words ? t(words[name]) : name;
+}
+
+/** The language list shown on every page; choosing one saves it and calls `changed(lang)`
+ * once its catalogue is in (the page then draws itself again). */
+export function languageSwitcher(changed) {
+  const label = document.createElement("label");
+  label.className = "lang-switch";
+  const words = document.createElement("span");
+  words.className = "lang-label";
+  words.textContent = t("lang.label");
+  const select = document.createElement("select");
+  select.setAttribute("aria-label", t("lang.label"));
+  const codes = LANG === PSEUDO ? [...Object.keys(LANGUAGES), PSEUDO] : Object.keys(LANGUAGES);
+  for (const code of codes) {
+    const option = document.createElement("option");
+    option.value = code;
+    option.lang = code;
+    option.textContent = LANGUAGES[code] || code;
+    select.append(option);
+  }
+  select.value = LANG;
+  select.addEventListener("change", async () => {
+    const lang = await useLanguage(select.value);
+    saveLanguage(lang);
+    changed(lang);
+  });
+  label.append(words, select);
+  return label;
+}
+
 /** "a, b and c" in the page's language. */
 export function list(items) {
-  return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
+  return new Intl.ListFormat(intlLocale(LANG), { style: "long", type: "conjunction" })
+    .format(items);
 }
 
 /** "5 minutes ago" in the page's language. */
 export function ago(ms) {
-  const rtf = new Intl.RelativeTimeFormat(LANG, { numeric: "auto" });
+  const rtf = new Intl.RelativeTimeFormat(intlLocale(LANG), { numeric: "auto" });
   const s = Math.round((ms - Date.now()) / 1000);
   const steps = [[60, "second"], [3600, "minute"], [86400, "hour"], [604800, "day"],
     [2629800, "week"], [31557600, "month"], [Infinity, "year"]];

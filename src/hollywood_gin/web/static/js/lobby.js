@@ -5,7 +5,7 @@
 import { finishedTables } from "./accuracy.js";
 import { cardElement } from "./cards.js";
 import { button, el, post } from "./dom.js";
-import { ago, has, t } from "./i18n.js";
+import { ago, displayName, has, language, t } from "./i18n.js";
 import { choiceLabel } from "./ruletext.js";
 import { forget, markFinished, savedTables, saveSeat, tokenOf } from "./seats.js";
 
@@ -219,7 +219,7 @@ function tableLine(info) {
   const me = info.seat;
   const opp = 1 - me;
   const who = info.opponent === "computer" ? t("lobby.vs_computer", { level: info.level })
-    : info.joined ? t("lobby.vs_friend", { name: info.names[opp] }) : t("lobby.friend_not_joined");
+    : info.joined ? t("lobby.vs_friend", { name: displayName(info.names[opp]) }) : t("lobby.friend_not_joined");
   const rules = info.preset ? t(`preset.${info.preset}`) : t("preset.custom");
   const bits = [rules, t("lobby.score", { me: info.totals[me], opp: info.totals[opp] }),
     t("lobby.hand", { n: info.hand_number }), ago(info.updated_at * 1000)];
@@ -232,7 +232,7 @@ function confirmAbandon(info, onDone) {
   dialog.setAttribute("aria-labelledby", "abandon-title");
   const title = el("h2", "", t("abandon.title"));
   title.id = "abandon-title";
-  const name = info.names[1 - info.seat];
+  const name = displayName(info.names[1 - info.seat]);
   const text = info.opponent === "computer" ? t("abandon.computer") : t("abandon.friend", { name });
   const error = el("p", "error hidden");
   error.setAttribute("role", "alert");
@@ -285,7 +285,7 @@ function yourTables() {
       const text = el("div", "info");
       text.append(el("strong", "", who), el("span", "", rest));
       const name = info.opponent === "computer" ? t("lobby.vs_computer", { level: info.level })
-        : info.names[1 - info.seat];
+        : displayName(info.names[1 - info.seat]);
       const resume = el("a", "btn primary", t("lobby.resume"));
       resume.href = `/t/${info.table}`;
       resume.setAttribute("aria-label", t("lobby.resume_label", { name }));
@@ -359,14 +359,15 @@ export function lobbyPage(app, navigate) {
   const rulesField = el("div", "field");
   rulesField.append(field(t("lobby.rules"), preset));
   const readRules = el("a", "read-rules", t("lobby.read_rules"));
-  readRules.href = "/rules?preset=hollywood";
+  readRules.href = `/rules?preset=hollywood&lang=${language()}`;
   rulesField.append(readRules);
   form.append(rulesField);
 
   let rulesForm = null;
   const rulesSlot = el("div", "rules-slot");
   form.append(rulesSlot);
-  fetch("/api/rules").then((r) => r.json()).then((described) => {
+  fetch("/api/rules", { headers: { "accept-language": language() } })
+    .then((r) => r.json()).then((described) => {
     rulesForm = new RulesForm(described);
     rulesForm.fill(described.presets[preset.value]);
     rulesForm.onChange = () => {
@@ -380,7 +381,7 @@ export function lobbyPage(app, navigate) {
   }).catch(() => { /* the presets still work without the options */ });
   preset.addEventListener("change", () => {
     if (preset.value === "custom") return;
-    readRules.href = `/rules?preset=${encodeURIComponent(preset.value)}`;
+    readRules.href = `/rules?preset=${encodeURIComponent(preset.value)}&lang=${language()}`;
     custom.remove();
     if (rulesForm) { rulesForm.base = preset.value; rulesForm.fill(rulesForm.presets[preset.value]); }
   });
@@ -411,7 +412,8 @@ export function lobbyPage(app, navigate) {
     localStorage.setItem("hg.name", name.value.trim());
     const base = preset.value === "custom" ? (rulesForm ? rulesForm.base : "hollywood")
       : preset.value;
-    const body = { opponent, preset: base, name: name.value.trim() || t("lobby.name_placeholder") };
+    // No name typed: the server's default, which each player then reads in his language.
+    const body = { opponent, preset: base, name: name.value.trim() || null };
     if (rulesForm) {
       const rules = rulesForm.overrides();
       if (Object.keys(rules).length) body.rules = rules;
@@ -461,7 +463,7 @@ export function joinPage(app, tableId, navigate) {
     try {
       localStorage.setItem("hg.name", name.value.trim());
       const out = await post(`/api/tables/${tableId}/join`,
-        { invite: code, name: name.value.trim() || t("join.placeholder") });
+        { invite: code, name: name.value.trim() || null });
       saveSeat(out.table, out.token, "friend");
       navigate(`/t/${out.table}`, true);
     } catch (err) {

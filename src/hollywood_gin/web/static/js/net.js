@@ -1,6 +1,8 @@
 // One WebSocket to the table, reconnecting by itself: the server's state is the only truth,
 // so after any break the client just says hello again and draws what it is sent.
 
+import { language } from "./i18n.js";
+
 export class TableConnection {
   constructor(tableId, token, { onState, onAck, onError, onStatus, onFatal, onSeat }) {
     this.tableId = tableId;
@@ -35,7 +37,8 @@ export class TableConnection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, v: 1 }));
+      // The seat's language: the server words anything for this seat in it.
+      ws.send(JSON.stringify({ type: "hello", token: this.token, v: 1, lang: language() }));
     });
     ws.addEventListener("message", (event) => {
       if (this.ws !== ws) return;

@@ -2,7 +2,7 @@
 // rules in force below it.
 
 import { el } from "./dom.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 /** Fill `root` with the sheet of a state frame, from the player's side (`me` first). */
 export function renderSheet(root, state) {
@@ -90,7 +90,8 @@ function rulesInForce(state) {
   if (known) fill(known);
   else {
     IN_FORCE.set(state.table, []);
-    fetch(`/api/rules?table=${state.table}`).then((r) => (r.ok ? r.json() : null))
+    fetch(`/api/rules?table=${state.table}`, { headers: { "accept-language": language() } })
+      .then((r) => (r.ok ? r.json() : null))
       .then((out) => {
         if (!out) { IN_FORCE.delete(state.table); return; }
         IN_FORCE.set(state.table, out.in_force);
@@ -103,7 +104,7 @@ function rulesInForce(state) {
   }
   box.append(list);
   const book = el("a", "rule-book", t("sheet.rule_book"));
-  book.href = `/rules/${state.table}`;
+  book.href = `/rules/${state.table}?lang=${language()}`;
   box.append(book);
   return box;
 }

@@ -4,7 +4,7 @@
 
 import { cardElement, cardValue, pretty, spoken } from "./cards.js";
 import { button, el } from "./dom.js";
-import { list, t } from "./i18n.js";
+import { displayName, list, t } from "./i18n.js";
 import { Announcer, lastOpponentMove, moveText, renderLog } from "./log.js";
 import { animate, bindDrag, snapshot } from "./motion.js";
 import { TableConnection } from "./net.js";
@@ -162,6 +162,7 @@ export class TableView {
   }
 
   onState(state) {
+    state.names = state.names.map(displayName); // a name the server chose is a word
     const previous = this.state;
     const before = previous ? snapshot(this) : null;
     const prevHand = previous ? previous.hand.cards : [];
