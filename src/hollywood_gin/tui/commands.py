@@ -13,7 +13,7 @@ from typing import Any
 
 from ..cli import add_rules_arguments, check_writable, number, rules_given, rules_of, whole
 from ..errors import HollywoodGinError
-from ..i18n import _
+from ..i18n import _, ngettext
 from ..rules import Rules
 
 __all__ = ["register"]
@@ -109,8 +109,9 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         if args.plot:
             plot_accuracy(stats, args.plot)
             count = sum(len(points) for points in stats.accuracy.values())
-            print(_("Wrote the accuracy of {n} reviewed matches to {path}").format(
-                n=count, path=args.plot))
+            print(ngettext("Wrote the accuracy of {n} reviewed match to {path}",
+                           "Wrote the accuracy of {n} reviewed matches to {path}", count)
+                  .format(n=count, path=args.plot))
             return 0
         print(render_json(stats) if args.json else render(stats))
     finally:
