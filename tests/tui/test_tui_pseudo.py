@@ -47,7 +47,8 @@ SIZES = [(80, 24), (120, 40)]
 ALLOW = ("Hollywood Gin", "Alice", "Bob", "alice", "bob", *i18n.LANGUAGES.values(),
          "nonsense",  # what the test types in the keeper, said back in its error
          *(o.name for o in OPTIONS), *PRESETS,
-         *(str(c) for o in OPTIONS for c in o.choices), "undercut", "OpenSpiel", "gin_rummy")
+         *(str(c) for o in OPTIONS for c in o.choices), "undercut", "OpenSpiel", "gin_rummy",
+         "ID", "FILE")  # a command line to type as it is (stats' --export ID FILE)
 
 
 def leaks(app: App[Any]) -> list[str]:
@@ -249,3 +250,44 @@ def test_every_hand_end_and_sheet_said_in_the_catalogue(store: Store, qps: None)
         console.print(help_rules(rules), rules_summary(rules))
     assert {"knock", "gin"} <= kinds
     assert i18n.pseudo_leaks(console.export_text(), allow=ALLOW) == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_statistics_and_the_review_speak_only_through_the_catalogue(
+        store: Store, qps: None, size: tuple[int, int]) -> None:
+    """The statistics screen (a) before and after a review, and the review screen of a
+    finished match stepped through its decisions (issue 13's screens)."""
+    from hollywood_gin.review import ReviewSettings
+    from hollywood_gin.tui.review import ReviewScreen
+    from hollywood_gin.tui.statsscreen import StatsScreen
+
+    old = GameSession.new(store, level=2, rules=Rules(columns=1, game_target=1), seed=8,
+                          first_dealer=0)
+    play_out(old, until_finished=True)
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=9, first_dealer=1, new=True,
+                     ask=False, delay=0,
+                     review_settings=ReviewSettings(min_deals=2, max_deals=4, batch=2))
+        async with app.run_test(size=size) as pilot:
+            scan = Scan(app)
+            await settle(pilot, app)
+            await pilot.press("a")
+            await until(pilot, app, StatsScreen)
+            await scan(pilot, "the statistics")
+            await pilot.press("enter")
+            for _ in range(2000):
+                await pilot.pause()
+                screen = app.screen
+                if isinstance(screen, ReviewScreen) and screen.done:
+                    break
+            await scan(pilot, "the review")
+            for step in range(6):
+                await pilot.press("right")
+                await scan(pilot, f"the review, decision {step + 2}")
+            await pilot.press("escape")
+            await until(pilot, app, StatsScreen)
+            await scan(pilot, "the statistics after a review")
+            assert scan.found == {}, '\n'.join(f'{k}: {v}' for k, v in scan.found.items())
+
+    asyncio.run(run())

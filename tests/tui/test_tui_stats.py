@@ -160,7 +160,7 @@ def test_stats_review_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "level 3" in capsys.readouterr().out.split("Accuracy of your decisions")[1]
     png.unlink()
     assert main(["stats", "--db", url, "--plot", str(png)]) == 0
-    assert "1 reviewed matches" in capsys.readouterr().out and png.exists()
+    assert "of 1 reviewed match to" in capsys.readouterr().out and png.exists()
     assert main(["stats", "--db", url, "--review", "zzzz"]) == 2
     assert "no saved match" in capsys.readouterr().err
     with pytest.raises(SystemExit):  # one of --export, --review, --plot at a time

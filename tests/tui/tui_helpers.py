@@ -169,7 +169,11 @@ def every_text(app: App[Any]) -> str:
             elif isinstance(widget, Select):
                 parts += [str(prompt) for prompt, _value in widget._options]
             elif isinstance(widget, OptionList):
-                parts += [str(option.prompt) for option in widget.options]
+                for option in widget.options:  # a prompt may be a Rich renderable (a grid)
+                    if isinstance(option.prompt, str):
+                        parts.append(option.prompt)
+                    else:
+                        console.print(option.prompt)
             elif isinstance(widget, DataTable):
                 parts += [str(column.label) for column in widget.columns.values()]
                 parts += [str(cell) for row in range(widget.row_count)

@@ -438,6 +438,7 @@ class GameScreen(TableScreen):
         """Review the match chosen in the statistics; closing the review comes back to them."""
         if match_id is None:
             return
+        from ..replay import player_name
         from .review import ReviewScreen
 
         app = self.gin_app
@@ -448,7 +449,9 @@ class GameScreen(TableScreen):
                 id=match_id[:8], error=exc), error=True)
             return
         screen = ReviewScreen(store=app.store, match_id=match_id, match=saved.match, player=HUMAN,
-                              names=saved.players, settings=app.review_settings,
+                              names=(player_name(saved.players[0]),
+                                     player_name(saved.players[1])),
+                              settings=app.review_settings,
                               four_colour=app.four_colour)
         self.app.push_screen(screen, lambda _none: self.action_stats())
 
