@@ -90,3 +90,21 @@ def test_babel_reads_the_keys_as_contexts() -> None:
     assert by_key["sheet.boxes"] == (("1 box", "{n} boxes"), [])
     assert by_key["abandon.friend"][1] == ["Translators: {name} is the friend's name."]
     assert len(found) == 9
+
+
+def test_a_translators_note_goes_on_over_its_lines() -> None:
+    """A // note of several lines reaches the translators whole (only its first line did);
+    a comment after a blank line or a message is no part of it."""
+    source = '''const EN = {
+  // Translators: joining a list: "{a} and {b}" ends it,
+  // "{a}, {b}" goes before.
+  "list.and": "{a} and {b}",
+  // Translators: a short one.
+
+  // -- not a note -------------------------------------------------------------
+  "x": "X",
+};'''
+    notes = {key: n for _line, key, _t, _p, n in read_table(source)}
+    assert notes["list.and"] == ['Translators: joining a list: "{a} and {b}" ends it, '
+                                 '"{a}, {b}" goes before.']
+    assert notes["x"] == ["Translators: a short one."]

@@ -85,12 +85,18 @@ def read_table(source: str, table: str = "EN",
     notes: list[str] = []
     pos = 0
 
+    noted = -2  # the line of the last comment kept for the translators
+
     def take(what: str, *kinds: str, text: str | None = None) -> tuple[str, str, int]:
-        nonlocal pos
+        nonlocal pos, noted
         while tokens[pos][0] == "comment":
             body = tokens[pos][1].lstrip("/*").rstrip("*/").strip()
             if any(body.startswith(tag) for tag in comment_tags):
                 notes.append(body)
+                noted = tokens[pos][2]
+            elif notes and tokens[pos][2] == noted + 1 and tokens[pos][1].startswith("//"):
+                notes[-1] += " " + body  # a // note goes on over the next lines
+                noted += 1
             pos += 1
         tok = tokens[pos]
         if tok[0] not in kinds or (text is not None and tok[1] != text):

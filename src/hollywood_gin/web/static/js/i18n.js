@@ -15,6 +15,20 @@ const EN = {
   "name.computer": "Computer",
   "name.friend": "Friend",
   "name.player": "Player",
+  // Translators: joining a list where the browser cannot (Lao and Hausa): "{a} and {b}"
+  // ends it ("7♥, 8♥ and 9♥"), "{a}, {b}" goes before; {a} may be a list already.
+  "list.and": "{a} and {b}",
+  "list.comma": "{a}, {b}",
+  // Translators: how long ago a table was played, where the browser cannot say it (Lao and
+  // Hausa); {n} is a whole number.
+  "ago.now": "just now",
+  "ago.second": { one: "{n} second ago", other: "{n} seconds ago" },
+  "ago.minute": { one: "{n} minute ago", other: "{n} minutes ago" },
+  "ago.hour": { one: "{n} hour ago", other: "{n} hours ago" },
+  "ago.day": { one: "{n} day ago", other: "{n} days ago" },
+  "ago.week": { one: "{n} week ago", other: "{n} weeks ago" },
+  "ago.month": { one: "{n} month ago", other: "{n} months ago" },
+  "ago.year": { one: "{n} year ago", other: "{n} years ago" },
 
   // -- lobby ----------------------------------------------------------------------------
   "lobby.name": "Your name",
@@ -429,7 +443,7 @@ export async function useLanguage(lang) {
     }
   }
   LANG = lang;
-  plurals = new Intl.PluralRules(intlLocale(lang, true));
+  plurals = new Intl.PluralRules(intlLocale(lang));
   setCatalogue(messages);
   document.documentElement.lang = lang;
   return lang;
@@ -440,11 +454,9 @@ export function saveLanguage(lang) {
   localStorage.setItem(STORE_KEY, lang);
 }
 
-/** Intl's locale for a language: the pseudo-locale counts as English but lists and times it
- * writes in Lao script, so a test that scans for plain Latin words tells them from ours. */
-function intlLocale(lang, forPlurals = false) {
-  if (lang !== PSEUDO) return lang;
-  return forPlurals ? "en" : "lo";
+/** Intl's locale for a language's plurals: the pseudo-locale counts as English. */
+function intlLocale(lang) {
+  return lang === PSEUDO ? "en" : lang;
 }
 
 /** Use a translated catalogue (missing keys fall back to English). */
@@ -501,21 +513,42 @@ export function languageSwitcher(changed) {
   return label;
 }
 
+/** Whether the browser's Intl writes lists and times in `lang` itself (Chromium has no Lao
+ * or Hausa for them and would write English): else the page's own words below. */
+function intlSpeaks(kind, lang) {
+  if (lang === PSEUDO) return false;
+  try {
+    return kind.supportedLocalesOf([lang]).length > 0;
+  } catch {
+    return false;
+  }
+}
+
 /** "a, b and c" in the page's language. */
 export function list(items) {
-  return new Intl.ListFormat(intlLocale(LANG), { style: "long", type: "conjunction" })
-    .format(items);
+  if (intlSpeaks(Intl.ListFormat, LANG)) {
+    return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
+  }
+  if (items.length < 2) return items.join("");
+  let head = items[0];
+  for (const item of items.slice(1, -1)) head = t("list.comma", { a: head, b: item });
+  return t("list.and", { a: head, b: items[items.length - 1] });
 }
 
 /** "5 minutes ago" in the page's language. */
 export function ago(ms) {
-  const rtf = new Intl.RelativeTimeFormat(intlLocale(LANG), { numeric: "auto" });
   const s = Math.round((ms - Date.now()) / 1000);
   const steps = [[60, "second"], [3600, "minute"], [86400, "hour"], [604800, "day"],
     [2629800, "week"], [31557600, "month"], [Infinity, "year"]];
+  const native = intlSpeaks(Intl.RelativeTimeFormat, LANG)
+    ? new Intl.RelativeTimeFormat(LANG, { numeric: "auto" }) : null;
   let unit = 1;
   for (const [limit, name] of steps) {
-    if (Math.abs(s) < limit) return rtf.format(Math.round(s / unit), name);
+    if (Math.abs(s) < limit) {
+      const n = Math.round(s / unit);
+      if (native) return native.format(n, name);
+      return n === 0 && name === "second" ? t("ago.now") : t(`ago.${name}`, { n: Math.abs(n) });
+    }
     unit = limit;
   }
   return "";

@@ -8,7 +8,7 @@
 
 import { cardElement, pretty, spoken } from "./cards.js";
 import { button, el, post } from "./dom.js";
-import { list, t } from "./i18n.js";
+import { displayName, list, t } from "./i18n.js";
 import { moveText } from "./log.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -60,7 +60,7 @@ export class ReviewPanel {
     this.token = token;
     this.wanted = hands;
     this.whole = whole;
-    this.names = names;
+    this.names = names && names.map(displayName);
     this.seat = 0;
     this.onClose = onClose;
     this.reviews = new Map();
@@ -173,7 +173,7 @@ export class ReviewPanel {
 
   arrived(answer) {
     this.seat = answer.seat;
-    this.names = answer.names;
+    this.names = answer.names.map(displayName); // a name the server chose is a word
     this.reviews.set(answer.hand, answer.review);
     const current = this.at >= 0 ? this.flat[this.at] : null;
     this.flat = [];

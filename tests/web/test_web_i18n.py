@@ -1,0 +1,356 @@
+"""The web app in the player's language (issue 12), with Playwright and Debian's Chromium.
+
+- Every view in the pseudo-locale (``qps``: every catalogue message accented and wrapped,
+  about 1.4 times as long as the English): the lobby, the rules page, the invite, the join
+  page and its refusal, the table in each phase, a chosen card, the hand's end, the match's
+  end, the review panel and page and a stranger's refusal, the offline banner.  Any plain
+  word in the page's text, its ``aria-label``/``title``/``placeholder``/``alt`` attributes,
+  its SVG titles or its document title that did not come through the catalogue fails.  On
+  a 390x844 phone each view also fits: the page does not scroll sideways and every button
+  lies inside the window's width (the layout test for the longest language: see LONGEST).
+- Two friends at one table each in his own language.
+- A whole hand in each of the six languages, one match going on after each language chosen
+  from the switcher; the choice is kept in the browser and said in the seat's hello.
+- The Lao font: Noto Sans Lao, shipped, loads and draws Lao.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
+
+from hollywood_gin import i18n
+from hollywood_gin.rules import OPTIONS, PRESETS
+
+#: The language the layout checks use: the pseudo-locale grows every message about 1.4
+#: times, more than any real catalogue (Hausa and Afrikaans run about 1.2 times the English
+#: in characters, see docs/i18n/README.md).  Once every catalogue is complete, set it to
+#: the longest real language (``tests/test_layout_languages.py`` measures which) to check
+#: real words instead; the scan for untranslated words needs the pseudo-locale.
+LONGEST = i18n.PSEUDO
+
+#: Proper names and what is no word: the game's name and its monogram on the card backs,
+#: the players' names of these tests, each language's own name in the language list (and
+#: the pseudo-locale's code there), and what the rule book names as the program does (rule
+#: option names and values, preset names, in its code spans).
+ALLOW = ("Hollywood Gin", "HG", "Ann", "Bob", *i18n.LANGUAGES.values(), i18n.PSEUDO,
+         *(o.name for o in OPTIONS), *PRESETS, *(str(c) for o in OPTIONS for c in o.choices))
+
+VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+#: Knocking at 10 or less: hands end sooner (a hand in each language, kept fast).
+QUICK = {"knock_limit": 10}
+
+#: Everything a person or a screen reader meets on the page.
+PAGE_TEXT = """() => {
+  const parts = [document.title, document.body.innerText];
+  for (const node of document.querySelectorAll("[aria-label], [title], [placeholder], [alt]")) {
+    for (const name of ["aria-label", "title", "placeholder", "alt"]) {
+      const value = node.getAttribute(name);
+      if (value) parts.push(value);
+    }
+  }
+  for (const node of document.querySelectorAll("svg title, svg desc")) {
+    parts.push(node.textContent);
+  }
+  return parts.join("\\n");
+}"""
+
+#: What sticks out of the window sideways: the page's own scroll width, and any button or
+#: link drawn past the right edge (screen-reader-only text aside).
+OVERFLOW = """() => {
+  const width = window.innerWidth;
+  const out = [];
+  if (document.documentElement.scrollWidth > width) {
+    out.push("the page scrolls sideways: " + document.documentElement.scrollWidth);
+  }
+  for (const node of document.querySelectorAll("button, .btn, a, select, input")) {
+    if (node.closest(".sr-only, .hidden") || node.offsetParent === null) continue;
+    const box = node.getBoundingClientRect();
+    if (box.width === 0) continue;
+    if (box.left < -0.5 || box.right > width + 0.5) {
+      out.push(node.outerHTML.slice(0, 90) + " " + Math.round(box.left) + ".." +
+               Math.round(box.right));
+    }
+  }
+  return out;
+}"""
+
+
+class Views:
+    """The views seen, and what leaked or overflowed on each."""
+
+    def __init__(self) -> None:
+        self.leaks: dict[str, list[str]] = {}
+        self.overflow: dict[str, list[str]] = {}
+        self.seen: list[str] = []
+
+    def scan(self, page: Any, where: str, *, fits: bool = True) -> None:
+        page.wait_for_timeout(50)
+        text = page.evaluate(PAGE_TEXT)
+        assert "⟦" in text, f"{where}: the page does not speak the pseudo-locale"
+        words = sorted(set(i18n.pseudo_leaks(text, allow=ALLOW)))
+        if words:
+            self.leaks[where] = words
+        if fits and page.viewport_size["width"] <= PHONE["width"]:
+            out = page.evaluate(OVERFLOW)
+            if out:
+                self.overflow[where] = out
+        self.seen.append(where)
+
+    def check(self) -> None:
+        assert self.leaks == {}, "\n".join(f"{k}: {v}" for k, v in self.leaks.items())
+        assert self.overflow == {}, "\n".join(f"{k}: {v}" for k, v in self.overflow.items())
+
+
+def _context(browser: Any, viewport: dict[str, int], lang: str) -> Any:
+    """A browser whose player chose ``lang`` before (kept in localStorage)."""
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(f"localStorage.setItem('hg.lang', '{lang}')")
+    return context
+
+
+def _hold_seat(page: Any, web: Server, created: dict[str, Any], opponent: str) -> None:
+    page.goto(web.base + "/rules")  # any page of the site: localStorage is per origin
+    page.evaluate("([t, k, o]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
+                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: o, at: Date.now()"
+                  "}])); }", [created["table"], created["token"], opponent])
+
+
+def _move(page: Any, turn: int = 0) -> bool:
+    """One action by key or click if it is this seat's turn; no words are read (any
+    language): pass the upcard, draw from the stock, then gin, a knock, or the worst card."""
+    felt = page.locator(".felt")
+    if felt.get_attribute("data-turn") != "me":
+        return False
+    seq = felt.get_attribute("data-seq")
+    phase = felt.get_attribute("data-phase")
+    if phase == "offer":
+        page.keyboard.press("p")
+    elif phase == "draw":
+        page.keyboard.press("d") if turn % 2 else page.locator(".stock").click()
+    else:
+        finish = page.locator(".actions .btn.gin, .actions .btn.knock")
+        if finish.count():
+            finish.first.click()
+        else:
+            read = "els => els.map(e => e.dataset.card)"
+            names = page.locator(".hand .group.dead .card:not(.locked)").evaluate_all(read)
+            if not names:
+                names = page.locator(".hand .card:not(.locked)").evaluate_all(read)
+            card = max(names, key=lambda c: VALUES.get(c[0]) or int(c[0]))
+            page.locator(f'.hand .card[data-card="{card}"]').focus()
+            page.keyboard.press("Enter")  # choose it
+            page.keyboard.press("Enter")  # throw it
+    page.wait_for_function("s => document.querySelector('.felt').dataset.seq !== s", arg=seq,
+                           timeout=10_000)
+    return True
+
+
+def _play_hand(page: Any, views: Views | None = None, where: str = "") -> None:
+    """Play the hand to its end; with ``views``, scan the table once in each phase and with
+    a card chosen."""
+    seen: set[str] = set()
+    for turn in range(400):
+        page.wait_for_selector(".felt[data-turn=me], .felt[data-phase=over]", timeout=15_000)
+        phase = page.locator(".felt").get_attribute("data-phase")
+        if phase == "over":
+            break
+        if views is not None and phase not in seen:
+            seen.add(phase or "")
+            views.scan(page, f"{where}the table ({phase})")
+            if phase == "discard":
+                page.locator(".hand .card:not(.locked)").last.click(position={"x": 6, "y": 30})
+                views.scan(page, f"{where}a card chosen")
+                page.locator(".hand .card.selected").click(position={"x": 6, "y": 30})
+        _move(page, turn)
+    else:
+        pytest.fail("the hand did not end")
+    page.locator(".overlay .panel.result").wait_for()
+
+
+@pytest.fixture(scope="module")
+def finished(web: Server) -> Iterator[dict[str, Any]]:
+    """A finished one-hand match against the computer, played by the tests' client."""
+    created = web.create(opponent="computer", level=1, name="Ann", rules=SHORT_MATCH)
+    me = Seat(web, created["table"], created["token"])
+    play_computer(me)
+    me.close()
+    yield created
+
+
+def test_every_view_speaks_only_through_the_catalogue_and_fits_a_phone(
+        browser: Any, web: Server, finished: dict[str, Any]) -> None:
+    views = Views()
+    errors: list[str] = []
+    context = _context(browser, PHONE, LONGEST)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+
+    # The lobby, the rule book's page, the invite.
+    page.goto(web.base + "/")
+    page.wait_for_selector(".lobby form")
+    assert page.evaluate("document.documentElement.lang") == LONGEST
+    views.scan(page, "the lobby")
+    page.locator("a.read-rules").click()
+    page.wait_for_selector("main.rulebook")
+    views.scan(page, "the rules page")
+    page.goto(web.base + "/")
+    page.fill("input[name=name]", "Ann")
+    page.locator(".lobby-buttons .btn").nth(1).click()  # invite a friend
+    link = page.locator("input.invite-link")
+    link.wait_for()
+    views.scan(page, "the invite")
+    invite = link.input_value()
+
+    # The friend's join page, and its refusal of a wrong invite (a server error, in words).
+    friend = _context(browser, PHONE, LONGEST)
+    guest = friend.new_page()
+    guest.on("pageerror", lambda e: errors.append(str(e)))
+    guest.goto(invite.split("#")[0] + "#" + "x" * 22)
+    guest.wait_for_selector("form input")
+    views.scan(guest, "the join page")
+    guest.fill("form input", "Bob")
+    guest.locator("form .btn").first.click()
+    guest.wait_for_selector("[role=alert]:not(.hidden):not(:empty)")
+    views.scan(guest, "a refused join")
+    friend.close()
+
+    # A table against the computer: every phase, the hand's end; then offline.
+    page.goto(web.base + "/")
+    page.fill("input[name=name]", "Ann")
+    page.locator("label.level").first.click()
+    page.locator(".lobby-buttons .btn.primary").click()
+    page.wait_for_selector(".hand .card")
+    _play_hand(page, views)
+    views.scan(page, "the hand's end")
+    web.kill()
+    try:
+        page.wait_for_selector(".felt[data-online=no]")
+        views.scan(page, "the offline banner")
+    finally:
+        web.start()
+    page.wait_for_selector(".felt[data-online=yes]", timeout=20_000)
+
+    # The match's end, the review panel, the review page, and a stranger's refusal.
+    _hold_seat(page, web, finished, "computer")
+    page.goto(f"{web.base}/t/{finished['table']}")
+    page.wait_for_selector(".overlay .panel.result .match-over")
+    views.scan(page, "the match's end")
+    page.keyboard.press("w")
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    views.scan(page, "the review panel")
+    page.keyboard.press("ArrowRight")
+    views.scan(page, "the review panel, a second decision")
+    page.goto(f"{web.base}/review/{finished['table']}")
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    views.scan(page, "the review page")
+    page.goto(web.base + "/")
+    page.wait_for_selector(".finished-tables .finished-table")
+    views.scan(page, "the lobby with a finished match")
+    stranger = _context(browser, PHONE, LONGEST)
+    other = stranger.new_page()
+    other.goto(f"{web.base}/review/{finished['table']}")
+    other.wait_for_selector(".review-slot *")
+    views.scan(other, "a stranger's review page")
+    stranger.close()
+
+    # The wide screen's lobby and table (the language list's label shows there).
+    wide = _context(browser, DESKTOP, LONGEST)
+    desk = wide.new_page()
+    desk.goto(web.base + "/")
+    desk.wait_for_selector(".lobby form")
+    views.scan(desk, "the lobby (desktop)")
+    _hold_seat(desk, web, finished, "computer")
+    desk.goto(f"{web.base}/t/{finished['table']}")
+    desk.wait_for_selector(".overlay .panel.result .match-over")
+    views.scan(desk, "the match's end (desktop)")
+    wide.close()
+
+    views.check()
+    assert not errors, errors
+    context.close()
+
+
+def test_two_friends_at_one_table_each_in_his_own_language(browser: Any, web: Server) -> None:
+    """Ann reads Lithuanian, Bob Norwegian: each page speaks its own, and the server's
+    words for each seat come in that seat's language."""
+    created = web.create(opponent="friend", name="Ann")
+    joined = web.join(created["table"], created["invite"], name="Bob")
+    pages = {}
+    for lang, seat, token in (("lt", created, created["token"]),
+                              ("nb", joined, joined["token"])):
+        context = _context(browser, PHONE, lang)
+        page = context.new_page()
+        _hold_seat(page, web, {"table": created["table"], "token": token}, "friend")
+        page.goto(f"{web.base}/t/{created['table']}")
+        page.wait_for_selector(".hand .card")
+        pages[lang] = page
+        del seat
+    for lang, page in pages.items():
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.locator(".lang-switch select").input_value() == lang
+        with i18n.using(lang):
+            words = i18n.catalogue_json(lang)["messages"]
+        # the page's own words in its language where the catalogue has them
+        shown = page.evaluate(PAGE_TEXT)
+        translated = [v for k, v in words.items() if isinstance(v, str) and k.startswith("app.")]
+        assert any(v in shown for v in translated) or not translated, lang
+    # The server words each seat's rules in force in its own language.
+    for lang in ("lt", "nb"):
+        answer = httpx.get(f"{web.base}/api/rules?table={created['table']}",
+                           headers={"accept-language": lang}, trust_env=False).json()
+        with i18n.using(lang):
+            from hollywood_gin.rulebook import rules_in_force
+            from hollywood_gin.rules import Rules
+            expected = [list(line) for line in rules_in_force(Rules())]
+        assert [list(line) for line in answer["in_force"]] == expected
+    for page in pages.values():
+        page.context.close()
+
+
+def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
+    """One match, a hand in each language, each chosen from the page's language list: the
+    page reloads its words, keeps the choice in the browser and says it in the hello."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    created = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
+    _hold_seat(page, web, created, "computer")
+    page.goto(f"{web.base}/t/{created['table']}")
+    page.wait_for_selector(".hand .card")
+    for number, lang in enumerate(i18n.LANGUAGES, start=1):
+        page.locator(".lang-switch select").select_option(lang)
+        page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        page.wait_for_selector(f".felt[data-hand='{number}']")
+        assert page.evaluate("localStorage.getItem('hg.lang')") == lang
+        _play_hand(page)
+        panel = page.locator(".overlay .panel.result")
+        assert panel.locator(".layout-row").count() == 2
+        with i18n.using(lang):
+            messages = i18n.catalogue_json(lang)["messages"]
+        next_hand = messages.get("btn.next") if lang != "en" else None
+        if isinstance(next_hand, str):
+            assert next_hand in panel.inner_text()
+        page.keyboard.press("n")
+        page.wait_for_selector(f".felt[data-hand='{number + 1}']")
+    assert not errors, errors
+    context.close()
+
+
+def test_lao_is_drawn_with_the_shipped_font(browser: Any, web: Server) -> None:
+    context = _context(browser, PHONE, "lo")
+    page = context.new_page()
+    page.goto(web.base + "/")
+    page.wait_for_selector(".lobby form")
+    assert page.evaluate("document.documentElement.lang") == "lo"
+    faces = page.evaluate("document.fonts.load(\"16px 'Noto Sans Lao'\", 'ລາວ')"
+                          ".then(f => f.length)")
+    assert faces == 1
+    assert page.evaluate("[...document.fonts].some(f => f.family.replace(/\"/g, '') === "
+                         "'Noto Sans Lao' && f.status === 'loaded')")
+    context.close()
