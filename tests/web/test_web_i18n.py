@@ -41,8 +41,9 @@ ALLOW = ("Hollywood Gin", "HG", "Ann", "Bob", *i18n.LANGUAGES.values(), i18n.PSE
          *(o.name for o in OPTIONS), *PRESETS, *(str(c) for o in OPTIONS for c in o.choices))
 
 VALUES = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
-#: Knocking at 10 or less: hands end sooner (a hand in each language, kept fast).
-QUICK = {"knock_limit": 10}
+#: Short hands (a hand in each language, kept fast): a knock at 10 or less, and the hand
+#: is dead when 20 cards are left in the stock (about six draws each at most).
+QUICK = {"knock_limit": 10, "dead_hand_stock": 20}
 
 #: Everything a person or a screen reader meets on the page.
 PAGE_TEXT = """() => {
@@ -108,7 +109,7 @@ class Views:
 
 def _context(browser: Any, viewport: dict[str, int], lang: str) -> Any:
     """A browser whose player chose ``lang`` before (kept in localStorage)."""
-    context = browser.new_context(viewport=viewport)
+    context = browser.new_context(viewport=viewport, reduced_motion="reduce")
     context.add_init_script(f"localStorage.setItem('hg.lang', '{lang}')")
     return context
 
@@ -120,14 +121,9 @@ def _hold_seat(page: Any, web: Server, created: dict[str, Any], opponent: str) -
                   "}])); }", [created["table"], created["token"], opponent])
 
 
-def _move(page: Any, turn: int = 0) -> bool:
-    """One action by key or click if it is this seat's turn; no words are read (any
-    language): pass the upcard, draw from the stock, then gin, a knock, or the worst card."""
-    felt = page.locator(".felt")
-    if felt.get_attribute("data-turn") != "me":
-        return False
-    seq = felt.get_attribute("data-seq")
-    phase = felt.get_attribute("data-phase")
+def _act(page: Any, phase: str | None, turn: int = 0) -> None:
+    """One action by key or click, no words read (any language): pass the upcard, draw from
+    the stock, then gin, a knock, or the highest card not in a meld."""
     if phase == "offer":
         page.keyboard.press("p")
     elif phase == "draw":
@@ -145,6 +141,15 @@ def _move(page: Any, turn: int = 0) -> bool:
             page.locator(f'.hand .card[data-card="{card}"]').focus()
             page.keyboard.press("Enter")  # choose it
             page.keyboard.press("Enter")  # throw it
+
+
+def _move(page: Any, turn: int = 0) -> bool:
+    """One action if it is this seat's turn, waiting until the table has taken it."""
+    felt = page.locator(".felt")
+    if felt.get_attribute("data-turn") != "me":
+        return False
+    seq = felt.get_attribute("data-seq")
+    _act(page, felt.get_attribute("data-phase"), turn)
     page.wait_for_function("s => document.querySelector('.felt').dataset.seq !== s", arg=seq,
                            timeout=10_000)
     return True
@@ -219,11 +224,10 @@ def test_every_view_speaks_only_through_the_catalogue_and_fits_a_phone(
     views.scan(guest, "a refused join")
     friend.close()
 
-    # A table against the computer: every phase, the hand's end; then offline.
-    page.goto(web.base + "/")
-    page.fill("input[name=name]", "Ann")
-    page.locator("label.level").first.click()
-    page.locator(".lobby-buttons .btn.primary").click()
+    # A table against the computer (short hands): every phase, the hand's end; then offline.
+    quick = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
+    _hold_seat(page, web, quick, "computer")
+    page.goto(f"{web.base}/t/{quick['table']}")
     page.wait_for_selector(".hand .card")
     _play_hand(page, views)
     views.scan(page, "the hand's end")
@@ -312,34 +316,61 @@ def test_two_friends_at_one_table_each_in_his_own_language(browser: Any, web: Se
         page.context.close()
 
 
+FELT = "() => { const f = document.querySelector('.felt'); return f ? [f.dataset.phase, " \
+    "f.dataset.turn, f.dataset.seq] : [null, null, null]; }"
+
+
 def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
-    """One match, a hand in each language, each chosen from the page's language list: the
-    page reloads its words, keeps the choice in the browser and says it in the hello."""
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
+    """A hand in each of the six languages, each chosen from the page's language list (the
+    page loads its words, keeps the choice in the browser and says it in the hello); the six
+    tables are played side by side, so the computer's turns overlap (kept fast)."""
+    pages: dict[str, Any] = {}
     errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    created = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
-    _hold_seat(page, web, created, "computer")
-    page.goto(f"{web.base}/t/{created['table']}")
-    page.wait_for_selector(".hand .card")
-    for number, lang in enumerate(i18n.LANGUAGES, start=1):
+    for lang in i18n.LANGUAGES:
+        context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        created = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
+        _hold_seat(page, web, created, "computer")
+        page.goto(f"{web.base}/t/{created['table']}")
+        page.wait_for_selector(".hand .card")
         page.locator(".lang-switch select").select_option(lang)
         page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
-        page.wait_for_selector(f".felt[data-hand='{number}']")
+        page.wait_for_selector(".felt[data-hand='1']")
         assert page.evaluate("localStorage.getItem('hg.lang')") == lang
-        _play_hand(page)
+        pages[lang] = page
+    acted: dict[str, str | None] = dict.fromkeys(pages)
+    turns = dict.fromkeys(pages, 0)
+    playing = set(pages)
+    for _round in range(3000):
+        for lang in sorted(playing):
+            page = pages[lang]
+            phase, turn, seq = page.evaluate(FELT)
+            if phase == "over":
+                playing.discard(lang)
+            elif turn == "me" and seq != acted[lang]:
+                acted[lang] = seq  # act once per state: the answer makes a new seq
+                _act(page, phase, turns[lang])
+                turns[lang] += 1
+        if not playing:
+            break
+        pages["en"].wait_for_timeout(20)
+    else:
+        pytest.fail(f"the hands in {sorted(playing)} did not end")
+    for lang, page in pages.items():
         panel = page.locator(".overlay .panel.result")
+        panel.wait_for()
         assert panel.locator(".layout-row").count() == 2
+        assert page.evaluate("document.documentElement.lang") == lang
         with i18n.using(lang):
             messages = i18n.catalogue_json(lang)["messages"]
-        next_hand = messages.get("btn.next") if lang != "en" else None
-        if isinstance(next_hand, str):
-            assert next_hand in panel.inner_text()
+        next_hand = messages.get("btn.next")
+        if isinstance(next_hand, str):  # the page's words in its language once translated
+            assert next_hand in panel.inner_text(), lang
         page.keyboard.press("n")
-        page.wait_for_selector(f".felt[data-hand='{number + 1}']")
+        page.wait_for_selector(".felt[data-hand='2']")
+        page.context.close()
     assert not errors, errors
-    context.close()
 
 
 def test_lao_is_drawn_with_the_shipped_font(browser: Any, web: Server) -> None:
