@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Input
-from tui_helpers import every_text, human_turn, play_out, settle
+from textual.widgets import Button, Input
+from tui_helpers import every_text, human_turn, on_screen, play_out, settle
 
 from hollywood_gin import i18n
 from hollywood_gin.hand import Phase
@@ -31,6 +31,7 @@ from hollywood_gin.rules import OPTIONS, PRESETS, Rules
 from hollywood_gin.store import Store
 from hollywood_gin.tui.app import GinApp, HandEndScreen, MatchEndScreen
 from hollywood_gin.tui.dialogs import HelpScreen, PileScreen, RulesScreen
+from hollywood_gin.tui.game import GameScreen
 from hollywood_gin.tui.keeper import KeeperApp
 from hollywood_gin.tui.keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen
 from hollywood_gin.tui.language import LanguageScreen
@@ -50,6 +51,23 @@ ALLOW = ("Hollywood Gin", "Alice", "Bob", "alice", "bob", *i18n.LANGUAGES.values
          *(str(c) for o in OPTIONS for c in o.choices), "undercut", "OpenSpiel", "gin_rummy",
          "ID", "FILE")  # a command line to type as it is (stats' --export ID FILE)
 
+
+#: What does not fit yet in the pseudo-locale (1.4 times the English, wrapped in ⟦ ⟧): a
+#: ratchet, each entry a layout to fix (then removed here); anything cut that is not listed
+#: fails.  (screen, width) -> the buttons or table parts cut or off screen.
+#: - the sheet's "Total" column is wider than the side panel: the sheet scrolls sideways;
+#: - rows of buttons in one line (the table's aid buttons, the hand's end, the keeper's sheet
+#:   and its list) do not wrap at 80 columns.
+_TABLE = {"#sheet", i18n.pseudo("Help (?)")}
+KNOWN_CUT: dict[tuple[str, int], set[str]] = {
+    **{(f"{what}", width): _TABLE for what in ("the table", "a refusal", "a hint")
+       for width in (80, 120)},
+    ("a card chosen", 80): _TABLE, ("a card chosen", 120): _TABLE,
+    ("the hand's end", 80): {i18n.pseudo("Review (v)")},
+    ("an empty sheet", 80): {i18n.pseudo("Add hand")},
+    ("a sheet with hands and an error", 80): {i18n.pseudo("Add hand")},
+    ("the unfinished sheets", 80): {i18n.pseudo("Close (Esc)")},
+}
 
 def leaks(app: App[Any]) -> list[str]:
     text = re.sub(r"-\n[ │┃]*", "-", every_text(app))  # a command wrapped at its hyphen
@@ -74,9 +92,22 @@ class Scan:
 
     async def __call__(self, pilot: Pilot[Any], where: str) -> None:
         await pilot.pause()
+        at = f"{where} at {self.app.size.width}x{self.app.size.height}"
         words = leaks(self.app)
         if words:
-            self.found[f"{where} at {self.app.size.width}x{self.app.size.height}"] = words
+            self.found[at] = words
+        # The layout in the longest language (the pseudo-locale is longer than any real
+        # one: test_layout_languages): every button shown is whole on the screen, and on
+        # the table its cards' counts, the stock, the pile and the sheet are in sight.
+        cut = [str(b.label) for b in self.app.screen.query(Button).results(Button)
+               if b.display and b.styles.visibility != "hidden" and not on_screen(self.app, b)]
+        if isinstance(self.app.screen, GameScreen):
+            cut += [f"#{ident}" for ident in ("hand-label", "opp-label", "stock-label",
+                                              "pile-label", "sheet")
+                    if not on_screen(self.app, self.app.screen.query_one(f"#{ident}"))]
+        known = KNOWN_CUT.get((where.split(" (")[0], self.app.size.width), set())
+        if set(cut) - known:
+            self.found[at + " (cut or off screen)"] = sorted(set(cut) - known)
 
 
 @pytest.fixture
@@ -167,7 +198,7 @@ def test_every_screen_of_the_game_speaks_only_through_the_catalogue(
             await pilot.press("enter")
             await until(pilot, app, MatchEndScreen)
             await scan(pilot, "the match's end")
-            assert scan.found == {}, scan.found
+            assert scan.found == {}, '\n'.join(f'{k}: {v}' for k, v in scan.found.items())
 
         # Starting with one unfinished match asks whether to resume it.
         app = GinApp(store=store, level=1, rules=Rules(), delay=0)
@@ -175,7 +206,7 @@ def test_every_screen_of_the_game_speaks_only_through_the_catalogue(
             scan = Scan(app)
             await until(pilot, app, AskScreen)
             await scan(pilot, "the resume question")
-            assert scan.found == {}, scan.found
+            assert scan.found == {}, '\n'.join(f'{k}: {v}' for k, v in scan.found.items())
 
     asyncio.run(run())
 
@@ -211,7 +242,7 @@ def test_every_screen_of_the_keeper_speaks_only_through_the_catalogue(
             await until(pilot, app, SavedGamesScreen)
             await scan(pilot, "the unfinished sheets")
             await pilot.press("escape")
-            assert scan.found == {}, scan.found
+            assert scan.found == {}, '\n'.join(f'{k}: {v}' for k, v in scan.found.items())
             # The scan sees what it should: the footer's key hints, a word said in English.
             assert i18n.pseudo("undo") in every_text(app)
             app.notify("Plain English")

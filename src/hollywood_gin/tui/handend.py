@@ -173,7 +173,7 @@ class HandEndScreen(Dialog[str]):
     HandEndScreen #points { height: auto; margin-top: 1; }
     HandEndScreen #end-sheet { width: auto; height: auto; }
     HandEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
-    HandEndScreen #buttons Button { margin: 0 2; }
+    HandEndScreen #buttons Button { margin: 0 1; min-width: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the hand's end (short).
@@ -230,7 +230,7 @@ class MatchEndScreen(Dialog[str]):
     }
     MatchEndScreen #final-body { height: auto; }
     MatchEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
-    MatchEndScreen #buttons Button { margin: 0 1; }
+    MatchEndScreen #buttons Button { margin: 0 1; min-width: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the match's end (short).
