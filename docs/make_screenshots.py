@@ -6,7 +6,17 @@ It plays a seeded match against the computer with Textual's test pilot, the
 person's side scripted (draw, knock when allowed, else the least-deadwood
 discard), and saves: the game, the new-match dialog, the end of a hand and its
 review, the finished match with its sheet, the help screen and the score keeper on the
-the rule book R7.6 example.  A temporary database is used, never your saved games.
+the rule book R7.6 example; and the game in Afrikaans (tui-game-af.svg, the same match
+with the language set: it looks right once the Afrikaans catalogue is complete).  A
+temporary database is used, never your saved games.
+
+    python docs/make_screenshots.py            # every shot
+    python docs/make_screenshots.py --lang af  # the Afrikaans game only
+
+The web app's pictures, in English and in Lao and Lithuanian (web-table-lo.png,
+web-table-lt.png), are taken by its browser tests:
+HG_SCREENSHOTS=docs/screenshots pytest tests/web/test_web_browser.py
+tests/web/test_web_review_browser.py tests/web/test_web_i18n.py
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "src"))
 
+from hollywood_gin import i18n  # noqa: E402
 from hollywood_gin.actions import Knock  # noqa: E402
 from hollywood_gin.hand import Phase  # noqa: E402
 from hollywood_gin.melds import best_melds, discard_choices  # noqa: E402
@@ -80,12 +91,18 @@ async def review(pilot: object, app: GinApp) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
+#: The language of the shots being taken ("" English: tui-game.svg; "af": tui-game-af.svg).
+SUFFIX = ""
+
+
 def shot(app: object, name: str) -> None:
+    name = f"{name}-{SUFFIX}" if SUFFIX else name
     app.save_screenshot(f"tui-{name}.svg", path=str(OUT))  # type: ignore[attr-defined]
     print("wrote", OUT / f"tui-{name}.svg")
 
 
-async def game(db: str) -> None:
+async def game(db: str, *, only_game: bool = False) -> None:
+    """The seeded match and its shots; ``only_game``: the game screen alone (a language's)."""
     store = Store(db)
     app = GinApp(store=store, level=3, rules=Rules(), seed=SEED, first_dealer=1, ask=True,
                  new=True, delay=0)
@@ -94,7 +111,8 @@ async def game(db: str) -> None:
             await pilot.pause()
             if isinstance(app.screen, NewMatchScreen) and app.screen.focused is not None:
                 break
-        shot(app, "new-match")
+        if not only_game:
+            shot(app, "new-match")
         await pilot.press("enter")
         await settle(pilot, app)
         game_shot = hand_shot = review_shot = False
@@ -102,6 +120,9 @@ async def game(db: str) -> None:
             await settle(pilot, app)
             session = app.session
             assert session is not None
+            if only_game and isinstance(app.screen, (HandEndScreen, MatchEndScreen)):
+                await pilot.press("enter")
+                continue
             if isinstance(app.screen, MatchEndScreen):
                 shot(app, "match-end")
                 break
@@ -128,6 +149,8 @@ async def game(db: str) -> None:
                     await pilot.pause()
                     shot(app, "game")
                     game_shot = True
+                    if only_game:
+                        break
                     await pilot.press("question_mark")
                     await pilot.pause()
                     shot(app, "help")
@@ -152,12 +175,30 @@ async def keeper(db: str) -> None:
     store.close()
 
 
-def main() -> None:
+def in_language(lang: str) -> None:
+    """The game screen in ``lang`` (tui-game-LANG.svg), the same seeded match."""
+    global SUFFIX
+    i18n.set_language(lang)
+    SUFFIX = lang
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            asyncio.run(game(f"sqlite:///{tmp}/games.db", only_game=True))
+    finally:
+        i18n.set_language("en")
+        SUFFIX = ""
+
+
+def main(argv: list[str]) -> None:
     OUT.mkdir(exist_ok=True)
+    if argv[:1] == ["--lang"] and len(argv) == 2:
+        in_language(argv[1])
+        return
+    i18n.set_language("en")
     with tempfile.TemporaryDirectory() as tmp:
         asyncio.run(game(f"sqlite:///{tmp}/games.db"))
         asyncio.run(keeper(f"sqlite:///{tmp}/keeper.db"))
+    in_language("af")  # README: the game in Afrikaans
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -16,7 +16,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -32,6 +34,11 @@ from hollywood_gin.rules import OPTIONS, PRESETS
 #: the longest real language (``tests/test_layout_languages.py`` measures which) to check
 #: real words instead; the scan for untranslated words needs the pseudo-locale.
 LONGEST = i18n.PSEUDO
+
+#: HG_SCREENSHOTS=docs/screenshots: the README's pictures of the table in Lao and in
+#: Lithuanian (web-table-lo.png, web-table-lt.png), taken as the hands in each language go.
+SHOTS = os.environ.get("HG_SCREENSHOTS")
+SHOT_LANGUAGES = ("lo", "lt")
 
 #: Proper names and what is no word: the game's name and its monogram on the card backs,
 #: the players' names of these tests, each language's own name in the language list (and
@@ -342,6 +349,7 @@ def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
     acted: dict[str, str | None] = dict.fromkeys(pages)
     turns = dict.fromkeys(pages, 0)
     playing = set(pages)
+    shot: set[str] = set()
     for _round in range(3000):
         for lang in sorted(playing):
             page = pages[lang]
@@ -349,6 +357,12 @@ def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
             if phase == "over":
                 playing.discard(lang)
             elif turn == "me" and seq != acted[lang]:
+                if (SHOTS and lang in SHOT_LANGUAGES and lang not in shot and phase == "discard"
+                        and turns[lang] >= 3):
+                    page.wait_for_timeout(400)  # the animations finished
+                    Path(SHOTS).mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(Path(SHOTS) / f"web-table-{lang}.png"))
+                    shot.add(lang)
                 acted[lang] = seq  # act once per state: the answer makes a new seq
                 _act(page, phase, turns[lang])
                 turns[lang] += 1
