@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hollywood_gin import i18n
 from hollywood_gin.bots import make_bot
 from hollywood_gin.cli import main
 from hollywood_gin.record import load_record
@@ -165,3 +166,21 @@ def test_stats_review_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "no saved match" in capsys.readouterr().err
     with pytest.raises(SystemExit):  # one of --export, --review, --plot at a time
         main(["stats", "--db", url, "--review", session.id[:8], "--plot", str(png)])
+
+
+def test_the_table_headings_stay_apart_in_a_long_language(tmp_path: Path) -> None:
+    """Lithuanian's headings ran together ("baigtosnutrauktoslaimėtos"): every heading of the
+    table has a space before the next one, however long the language's words."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    _play(store, level=1, seed=1, rules=Rules(game_target=5))
+    with i18n.using(i18n.PSEUDO):
+        text = render(gather(store))
+        heads = [i18n._(w) for w in ("level", "matches", "finished", "given up", "won",
+                                     "win%", "hands", "won", "win%", "assisted")]
+    line = next(ln for ln in text.splitlines() if ln.startswith(heads[0]))
+    at = 0
+    for head in heads:
+        found = line.index(head, at)
+        assert found == 0 or line[found - 1] == " ", (head, line)
+        at = found + len(head)
+    store.close()

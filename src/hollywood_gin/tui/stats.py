@@ -260,7 +260,10 @@ def render(stats: Stats) -> str:
     lines = [_("Matches against the computer"), ""]
     head = (_("level"), _("matches"), _("finished"), _("given up"), _("won"), _("win%"),
             _("hands"), _("won"), _("win%"), _("assisted"))
-    widths = (6, 8, 9, 9, 5, 6, 7, 5, 6, 9)
+    # A column is as wide as its heading in the player's language, one space before it.
+    widths = tuple(max(w, len(h) + (1 if i else 2))
+                   for i, (h, w) in enumerate(zip(head, (6, 8, 9, 9, 5, 6, 7, 5, 6, 9),
+                                                  strict=True)))
     lines.append(head[0].ljust(widths[0])
                  + "".join(h.rjust(w) for h, w in zip(head[1:], widths[1:], strict=True)))
     for level, s in stats.levels.items():
