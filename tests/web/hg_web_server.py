@@ -21,12 +21,13 @@ class FlakyStore(Store):
 
     failed = False
 
-    def append_actions(self, pending: Sequence[PendingAction]) -> None:
-        super().append_actions(pending)
+    def commit_actions(self, pending: Sequence[PendingAction]) -> set[str]:
+        stale = super().commit_actions(pending)
         if not self.failed and any(p.player == 0 and (p.action == "pass" or p.action
                                                       .startswith("discard")) for p in pending):
             self.failed = True
             raise RuntimeError("the connection was lost after the commit")
+        return stale
 
 
 def main() -> None:
@@ -41,12 +42,14 @@ def main() -> None:
     parser.add_argument("--pending-sockets", type=int, default=8)
     parser.add_argument("--flaky-store", action="store_true")
     parser.add_argument("--review-deals", type=int, default=4)  # few: tests stay fast
+    parser.add_argument("--lease-seconds", type=float, default=6.0)
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
     options: dict[str, Any] = {
         "bot_delay": args.bot_delay, "message_rate": args.message_rate,
         "message_burst": args.message_burst, "table_rate": args.table_rate,
-        "table_burst": args.table_burst, "pending_sockets": args.pending_sockets}
+        "table_burst": args.table_burst, "pending_sockets": args.pending_sockets,
+        "lease_seconds": args.lease_seconds}
     try:
         from hollywood_gin.review import ReviewSettings
 

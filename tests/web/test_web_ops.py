@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import socket
 import subprocess
@@ -82,8 +83,8 @@ def test_a_json_line_carries_the_event_and_no_card() -> None:
     event.event, event.fields = "hand_ended", {"table": "ab12", "how": "gin", "points": 31}
     assert json.loads(JsonFormatter().format(event)) == {
         "ts": json.loads(JsonFormatter().format(event))["ts"], "level": "info",
-        "logger": "hollywood_gin.web.events", "event": "hand_ended", "table": "ab12",
-        "how": "gin", "points": 31}
+        "logger": "hollywood_gin.web.events", "pid": os.getpid(), "event": "hand_ended",
+        "table": "ab12", "how": "gin", "points": 31}
 
 
 def test_the_log_config_is_refused_for_an_unknown_format() -> None:

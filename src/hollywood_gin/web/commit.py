@@ -1,5 +1,9 @@
 """The store seen from the event loop: blocking calls on a small thread pool, and group
-commit (the actions of many tables that arrive together share one transaction)."""
+commit (the actions of many tables that arrive together share one transaction).
+
+A batch is committed with ``Store.commit_actions``: an action another process saved
+first at its step (stale) fails alone with :class:`StoreConflict`; the rest of the batch
+is committed."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from ..store import PendingAction, Store
+from ..store import PendingAction, Store, StoreConflict
 
 __all__ = ["MAX_BATCH", "StoreRunner"]
 
@@ -51,23 +55,35 @@ class StoreRunner:
             while self._pending:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
                 try:
-                    await self.run(self.store.append_actions, [item for item, _ in batch])
+                    stale = await self.run(self.store.commit_actions,
+                                           [item for item, _ in batch])
                 except Exception:  # find out which one could not be saved
                     for item, future in batch:
                         try:
-                            await self.run(self.store.append_actions, [item])
+                            lost = await self.run(self.store.commit_actions, [item])
                         except Exception as exc:
-                            if not future.done():  # its caller may have gone (cancelled)
-                                future.set_exception(exc)
+                            _settle(future, exc)
                         else:
-                            if not future.done():
-                                future.set_result(None)
+                            _settle(future, _stale(item) if lost else None)
                 else:
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_result(None)
+                    for item, future in batch:
+                        _settle(future, _stale(item) if item.match_id in stale else None)
         finally:
             self._writer = None
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stale(item: PendingAction) -> StoreConflict:
+    return StoreConflict(f"action {item.seq} of match {item.match_id} is saved already")
+
+
+def _settle(future: asyncio.Future[None], exc: BaseException | None) -> None:
+    """Resolve a caller's future, unless its caller has gone (cancelled)."""
+    if future.done():
+        return
+    if exc is None:
+        future.set_result(None)
+    else:
+        future.set_exception(exc)

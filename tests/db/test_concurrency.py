@@ -1,0 +1,152 @@
+"""Several writers on one PostgreSQL database (issue 15), at the store's level: two stores
+(two processes' connections) committing the same step at once land exactly once, a
+stale action leaves the rest of its batch to commit, every commit is announced on the
+channel in its own transaction, and bot leases are held by one holder until released or
+expired."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from hg_db_support import pg_url, plain, with_schema
+
+from hollywood_gin import Rules
+from hollywood_gin.actions import parse_action
+from hollywood_gin.store import (
+    CHANNEL,
+    PendingAction,
+    PersistentMatch,
+    Store,
+    parse_announcement,
+)
+
+
+@pytest.fixture()
+def url() -> Iterator[str]:
+    """An empty schema of the test database of its own (dropped afterwards)."""
+    base, name = pg_url(), f"hg_race_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(plain(base), autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield with_schema(base, name)
+    finally:
+        with psycopg.connect(plain(base), autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+def _next(pm: PersistentMatch) -> str:
+    hand = pm.match.hand
+    if hand.is_over:
+        pm.match.next_hand()
+        hand = pm.match.hand
+    return str(hand.legal_actions()[0])
+
+
+def _at_once(commits: list[tuple[Store, PendingAction]]) -> list[set[str] | Exception]:
+    """``commit_actions`` of each store at the same moment (a thread each): the results."""
+    start = threading.Barrier(len(commits))
+    results: list[set[str] | Exception] = []
+
+    def commit(store: Store, item: PendingAction) -> None:
+        start.wait()
+        try:
+            results.append(store.commit_actions([item]))
+        except Exception as exc:  # a race the store did not handle
+            results.append(exc)
+
+    threads = [threading.Thread(target=commit, args=pair) for pair in commits]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+def test_two_writers_racing_on_one_step_land_exactly_once(url: str) -> None:
+    first, second = Store(url), Store(url)
+    try:
+        pm = first.new_match(rules=Rules(), seed=11, players=("a", "b"))
+        other = second.open_match(pm.id)
+        for _ in range(40):
+            action = parse_action(_next(pm))
+            _next(other)
+            mine, theirs = pm.prepare(action), other.prepare(action)
+            assert mine == theirs
+            results = _at_once([(first, mine), (second, theirs)])
+            landed = sorted(len(r) if isinstance(r, set) else -1 for r in results)
+            assert landed == [0, 1], results  # exactly one lands, the other is stale
+            pm.applied(mine, action)
+            other.applied(theirs, action)
+        stored = first.load(pm.id)
+        assert [a.seq for a in stored.actions] == list(range(40))
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_stale_action_leaves_the_rest_of_its_batch_to_commit(url: str) -> None:
+    store = Store(url)
+    try:
+        one = store.new_match(rules=Rules(), seed=1, players=("a", "b"))
+        two = store.new_match(rules=Rules(), seed=2, players=("c", "d"))
+        behind = store.open_match(one.id)
+        one.act(parse_action(_next(one)))  # another writer took step 0 of match one
+        stale = store.commit_actions([behind.prepare(parse_action(_next(behind))),
+                                      two.prepare(parse_action(_next(two)))])
+        assert stale == {one.id}
+        assert len(store.load(one.id).actions) == 1
+        assert len(store.load(two.id).actions) == 1
+        # Caught up from the log, the late copy goes on.
+        behind.catch_up(store.load_since(one.id, behind.action_count))
+        assert behind.action_count == 1 and behind.match.hand == one.match.hand
+    finally:
+        store.close()
+
+
+def test_commits_are_announced_when_they_commit(url: str) -> None:
+    store = Store(url)
+    store.announce = "tester"
+    listener = psycopg.connect(plain(pg_url()), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        pm = store.new_match(rules=Rules(), seed=3, players=("a", "b"))
+        action = parse_action(_next(pm))
+        item = pm.prepare(action)
+        assert store.commit_actions([item]) == set()
+        store.update_meta(pm.id, lambda meta: meta.update(ready=1))
+        heard = []
+        deadline = time.monotonic() + 10
+        while len(heard) < 2 and time.monotonic() < deadline:
+            for note in listener.notifies(timeout=1, stop_after=1):
+                sender, lines = parse_announcement(note.payload)
+                heard += [(sender, line) for line in lines if line.match_id == pm.id]
+        kinds = [(sender, line.kind, line.seq, line.action) for sender, line in heard]
+        assert kinds == [("tester", "a", 0, str(action)), ("tester", "m", -1, "")]
+    finally:
+        listener.close()
+        store.close()
+
+
+def test_a_bot_lease_has_one_holder_until_released_or_expired(url: str) -> None:
+    store = Store(url)
+    try:
+        match_id = store.new_match(rules=Rules(), seed=4, players=("a", "b")).id
+        assert store.acquire_lease(match_id, "p1", 30)
+        assert not store.acquire_lease(match_id, "p2", 30)
+        assert store.acquire_lease(match_id, "p1", 30)  # its own: renewed
+        assert store.renew_leases("p1", [match_id], 30) == {match_id}
+        assert store.renew_leases("p2", [match_id], 30) == set()
+        store.release_lease(match_id, "p1")
+        assert store.acquire_lease(match_id, "p2", 0.2)
+        time.sleep(0.5)  # p2 stopped renewing (killed): its lease lapses
+        assert store.acquire_lease(match_id, "p3", 30)
+        assert store.renew_leases("p2", [match_id], 30) == set()  # p2 learns it lost it
+        holder = store.lease_of(match_id)
+        assert holder is not None and holder[0] == "p3"
+    finally:
+        store.close()
