@@ -1,26 +1,40 @@
-"""Load on loopback: many bot-against-bot tables through the real WebSocket protocol.
+"""Load on loopback: many friend tables played through the real WebSocket protocol.
 
-Starts ``hollywood-gin serve`` without its per-address limits (or uses ``--url``: start
-that one with ``--table-rate 0 --pending-sockets 0``), creates ``--tables`` friend tables
-over HTTP, opens two seats on each, and plays them all at once for ``--seconds``: each
-seat plays the greedy policy from its own state frames (knock when it may, else the
-discard leaving the least deadwood), with an optional think time.  Reports actions per
-second and the latency from sending an intent to receiving the state frame showing it
-(which the server sends only after the action is committed).  Not a test.
+Starts ``hollywood-gin serve`` (``--processes N``: ``serve --workers N``) without its
+per-address limits, or uses ``--url`` (start that one with ``--table-rate 0
+--pending-sockets 0``), creates ``--tables`` friend tables over HTTP, opens both seats of
+each (the kernel hands each connection to one of the workers: with N processes about
+1 - 1/N of the tables have their seats on two processes) and plays them all for
+``--seconds``.  Each seat is a bot that plays the greedy policy from its own state
+frames and thinks ``--think`` seconds a move on average (0.5x to 1.5x).
 
-    python benchmarks/bench_web.py --tables 200 --seconds 30
-    python benchmarks/bench_web.py --db postgresql+psycopg://USER:PASS@127.0.0.1/DB
+Measured, after a warm-up: actions a second; the latency from sending an action to the
+*other* seat's state frame showing it (the server sends it only after the commit; with
+the seats on two processes it crosses PostgreSQL's NOTIFY); errors (any error frame or
+failed table); lost actions (each table's last acknowledged position against the
+database's log, read at the end); and the CPU seconds the load generator, the server
+processes and PostgreSQL used in the measured window.
+
+``--capacity`` searches, for each process count of ``--processes 1,2,4``, the most
+tables whose p99 stays under ``--p99`` ms with no error and no lost action (a ladder,
+then halving), the configurations interleaved so that a change in the machine's load
+hits them alike.  Not a test.
+
+    python benchmarks/bench_web.py --db postgresql+psycopg://USER:PASS@127.0.0.1/DB \\
+        --processes 2 --tables 600 --think 1 --seconds 40
+    python benchmarks/bench_web.py --db ... --capacity --processes 1,2,4 --think 1
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import resource
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -33,6 +47,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parents[1]
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def choose(frame: dict[str, Any]) -> str:
@@ -50,36 +65,74 @@ def choose(frame: dict[str, Any]) -> str:
 
 
 class SeatConn:
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.state: dict[str, Any] = {}
+    """One seat's socket: a reader task keeps the newest state and wakes waiters."""
 
-    async def until(self, seq: int, hand_number: int = 0) -> None:
+    def __init__(self, ws: ClientConnection, run: Run) -> None:
+        self.ws = ws
+        self.run = run
+        self.state: dict[str, Any] = {}
+        self.changed = asyncio.Event()
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+        self.expect: tuple[int, float] | None = None  # (seq, sent at): the other seat's move
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                frame = json.loads(raw)
+                kind = frame["type"]
+                if kind == "state":
+                    self.state = frame
+                    if self.expect is not None and frame["seq"] >= self.expect[0]:
+                        if self.run.measuring:
+                            self.run.latencies.append(time.perf_counter() - self.expect[1])
+                        self.expect = None
+                    self.changed.set()
+                elif kind == "error":
+                    self.run.errors.append(frame.get("code", "?"))
+                    self.changed.set()
+        except Exception as exc:
+            self.run.errors.append(type(exc).__name__)
+            self.changed.set()
+
+    async def until(self, seq: int, hand_number: int = 0, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
         while not (self.state and self.state["seq"] >= seq
                    and self.state["hand_number"] >= hand_number):
-            frame = json.loads(await self.ws.recv())
-            if frame["type"] == "state":
-                self.state = frame
-            elif frame["type"] == "error":
-                raise RuntimeError(frame)
+            self.changed.clear()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no state at {seq} in {timeout} s")
+            await asyncio.wait_for(self.changed.wait(), left)
 
 
-async def play_table(base: str, origin: str, table: dict[str, Any], deadline: float,
-                     think: float, latencies: list[float], stats: dict[str, int]) -> None:
+class Run:
+    """What one run measures."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.actions = 0
+        self.measuring = False
+        self.last_seq: dict[str, int] = {}
+
+
+async def play_table(base: str, origin: str, table: dict[str, Any], stop: asyncio.Event,
+                     think: float, run: Run) -> None:
     ws_url = base.replace("http://", "ws://") + f"/ws/{table['table']}"
+    rng = random.Random(table["table"])
+    await asyncio.sleep(rng.uniform(0, max(think, 0.1) * 2))  # no thundering start
     seats = []
     for token in table["tokens"]:
-        ws = await connect(ws_url, origin=Origin(origin), proxy=None, max_size=None)
+        ws = await connect(ws_url, origin=Origin(origin), proxy=None, max_size=None,
+                           open_timeout=60, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        seats.append(SeatConn(ws))
+        seats.append(SeatConn(ws, run))
     try:
         for s in seats:
             await s.until(0)
-        rng = random.Random(table["table"])
-        while time.monotonic() < deadline:
+        while not stop.is_set():
             state = seats[0].state
             if state["finished"]:
-                stats["matches"] += 1
                 break
             if state["hand"]["phase"] == "over":
                 number = state["hand_number"]
@@ -87,28 +140,30 @@ async def play_table(base: str, origin: str, table: dict[str, Any], deadline: fl
                     await s.ws.send('{"type":"next"}')
                 for s in seats:
                     await s.until(state["seq"], number + 1)
-                stats["hands"] += 1
                 continue
-            actor = seats[state["hand"]["to_act"]]
+            to_act = state["hand"]["to_act"]
+            actor, other = seats[to_act], seats[1 - to_act]
             await actor.until(state["seq"])
             if think:
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
             action = choose(actor.state)
-            sent = time.perf_counter()
+            other.expect = (state["seq"] + 1, time.perf_counter())
             await actor.ws.send(json.dumps({"type": "act", "action": action,
                                             "seq": state["seq"]}))
             await actor.until(state["seq"] + 1)
-            latencies.append(time.perf_counter() - sent)
-            stats["actions"] += 1
-            other = seats[1 - state["hand"]["to_act"]]
             await other.until(state["seq"] + 1)
+            if run.measuring:
+                run.actions += 1
+        run.last_seq[table["table"]] = seats[0].state["seq"]
     finally:
         for s in seats:
-            await s.ws.close()
+            s.reader.cancel()
+            with contextlib.suppress(Exception):
+                await s.ws.close()
 
 
 async def setup(base: str, origin: str, count: int) -> list[dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=30,
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=60,
                                  headers={"origin": origin}) as client:
         async def one(i: int) -> dict[str, Any]:
             made = (await client.post("/api/tables", json={"opponent": "friend",
@@ -117,8 +172,8 @@ async def setup(base: str, origin: str, count: int) -> list[dict[str, Any]]:
                                         json={"invite": made["invite"], "name": f"B{i}"})).json()
             return {"table": made["table"], "tokens": [made["token"], joined["token"]]}
         out = []
-        for start in range(0, count, 20):
-            out += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 20))))
+        for start in range(0, count, 25):
+            out += await asyncio.gather(*(one(i) for i in range(start, min(count, start + 25))))
         return out
 
 
@@ -128,73 +183,268 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    base = args.url.rstrip("/")
-    origin = base
-    t0 = time.monotonic()
-    tables = await setup(base, origin, args.tables)
-    print(f"created {len(tables)} tables in {time.monotonic() - t0:.1f} s", flush=True)
-    latencies: list[float] = []
-    stats = {"actions": 0, "hands": 0, "matches": 0}
-    start = time.monotonic()
-    deadline = start + args.seconds
-    results = await asyncio.gather(*(play_table(base, origin, t, deadline, args.think,
-                                                latencies, stats) for t in tables),
-                                   return_exceptions=True)
-    elapsed = time.monotonic() - start
-    failures = [r for r in results if isinstance(r, BaseException)]
-    lat = sorted(latencies)
+# -- CPU accounting ----------------------------------------------------------------------------
 
-    def pct(p: float) -> float:
-        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
 
-    report = {
-        "tables": len(tables), "seconds": round(elapsed, 1), "think_s": args.think,
-        "actions": stats["actions"], "hands_finished": stats["hands"],
-        "actions_per_s": round(stats["actions"] / elapsed, 1),
-        "latency_ms": {"p50": round(pct(0.50), 1), "p90": round(pct(0.90), 1),
-                       "p99": round(pct(0.99), 1), "max": round(pct(1.0), 1),
-                       "mean": round(statistics.fmean(lat) * 1000, 1) if lat else None},
-        "failed_tables": len(failures),
-    }
-    print(json.dumps(report, indent=1))
-    for f in failures[:3]:
-        print("failure:", repr(f), file=sys.stderr)
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) a process has used."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            if ppid == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _postgres_pids() -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    out.append(int(entry.name))
+            except OSError:
+                continue
+    return out
+
+
+def _our_backends(db: str) -> list[int]:
+    """PostgreSQL backends connected to the benchmark's database (pg_stat_activity)."""
+    import psycopg
+
+    plain = db.split("?", 1)[0].replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = "
+                            "current_database() AND pid <> pg_backend_pid()").fetchall()
+    return [int(r[0]) for r in rows]
+
+
+class CpuMeter:
+    """CPU seconds of the generator, the servers and PostgreSQL between start and stop."""
+
+    def __init__(self, server_pid: int | None, db: str | None) -> None:
+        self.server_pid = server_pid
+        self.db = db
+
+    def _sample(self) -> dict[str, float]:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        out = {"generator": me.ru_utime + me.ru_stime}
+        if self.server_pid is not None:
+            pids = [self.server_pid, *_children(self.server_pid)]
+            out["servers"] = sum(_proc_cpu(p) for p in pids)
+        pg = _postgres_pids()
+        out["postgres_all"] = sum(_proc_cpu(p) for p in pg)
+        if self.db and self.db.startswith("postgresql"):
+            self.backends = _our_backends(self.db)
+            out["postgres_ours"] = sum(_proc_cpu(p) for p in self.backends)
+        return out
+
+    def start(self) -> None:
+        self.t0 = time.monotonic()
+        self.first = self._sample()
+
+    def stop(self) -> dict[str, float]:
+        elapsed = time.monotonic() - self.t0
+        if self.db and self.db.startswith("postgresql"):
+            backends = self.backends
+            last = self._sample()
+            last["postgres_ours"] = sum(_proc_cpu(p) for p in backends)  # same processes
+        else:
+            last = self._sample()
+        return {k: round((last[k] - self.first.get(k, 0.0)) / elapsed, 3) for k in last}
+
+
+def loadavg() -> float:
+    return float(Path("/proc/loadavg").read_text().split()[0])
+
+
+# -- one run ------------------------------------------------------------------------------------
+
+
+def start_server(db: str, processes: int, extra: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    cmd = [sys.executable, "-m", "hollywood_gin", "serve", "--port", str(port), "--db", db,
+           "--bot-delay", "0", "--no-access-log", "--log-level", "warning", "--table-rate", "0",
+           "--pending-sockets", "0", "--message-rate", "0", "--workers", str(processes), *extra]
+    proc = subprocess.Popen(cmd, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if (processes == 1 or _processes(url) == processes) and httpx.get(
+                    url + "/readyz", trust_env=False, timeout=2).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("the server did not start")
+
+
+def _processes(url: str) -> int:
+    body = httpx.get(url + "/metrics", trust_env=False, timeout=5).text
+    for line in body.splitlines():
+        if line.startswith("hollywood_gin_processes "):
+            return int(float(line.split()[1]))
+    return 0
+
+
+def _saved_counts(db: str, ids: list[str]) -> dict[str, int]:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(db)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT id, action_count FROM hg_matches WHERE id IN "
+                                     "(" + ",".join(f"'{i}'" for i in ids) + ")")).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+    finally:
+        engine.dispose()
+
+
+async def measure(url: str, tables: list[dict[str, Any]], seconds: float, warmup: float,
+                  think: float, meter: CpuMeter) -> tuple[Run, dict[str, float], float]:
+    run = Run()
+    stop = asyncio.Event()
+    tasks = [asyncio.get_running_loop().create_task(
+        play_table(url, url, t, stop, think, run)) for t in tables]
+    await asyncio.sleep(warmup)
+    run.measuring = True
+    meter.start()
+    started = time.monotonic()
+    await asyncio.sleep(seconds)
+    run.measuring = False
+    cpu = meter.stop()
+    elapsed = time.monotonic() - started
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            run.errors.append(type(r).__name__ + ": " + str(r)[:80])
+    return run, cpu, elapsed
+
+
+def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, Any]:
+    """Start the servers, create ``count`` tables, play them, stop; the report."""
+    proc, url = (None, args.url) if args.url else start_server(args.db, processes, args.serve)
+    try:
+        tables = asyncio.run(setup(url, url, count))
+        meter = CpuMeter(proc.pid if proc else None, args.db)
+        load_before = loadavg()
+        runner = _runner()
+        run, cpu, elapsed = runner(measure(url, tables, args.seconds, args.warmup, args.think,
+                                           meter))
+        lost = 0
+        if args.db:
+            saved = _saved_counts(args.db, list(run.last_seq))
+            lost = sum(1 for t, seq in run.last_seq.items() if saved.get(t, -1) < seq)
+        lat = sorted(run.latencies)
+
+        def pct(p: float) -> float:
+            return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else -1.0
+
+        return {
+            "processes": processes, "tables": count, "think_s": args.think,
+            "seconds": round(elapsed, 1), "actions_per_s": round(run.actions / elapsed, 1),
+            "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
+            "errors": len(run.errors), "error_kinds": sorted(set(run.errors))[:5],
+            "lost_actions": lost, "cpu_cores": cpu, "load_before": load_before,
+            "load_after": loadavg(),
+        }
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
+
+
+def _runner() -> Any:
+    try:
+        import uvloop
+
+        return uvloop.run
+    except ImportError:
+        return asyncio.run
+
+
+def passes(report: dict[str, Any], p99: float) -> bool:
+    return (report["latency_ms"]["p99"] < p99 and report["errors"] == 0
+            and report["lost_actions"] == 0 and report["actions_per_s"] > 0)
+
+
+def capacity(args: argparse.Namespace, counts: list[int]) -> None:
+    """For each process count, the most tables that pass: up a ladder of ``--step`` while
+    passing, then halve the step between the last pass and the first failure; the process
+    counts take turns run by run."""
+    state = {n: {"low": 0, "high": None, "next": args.start} for n in counts}
+    while True:
+        active = [n for n in counts if state[n]["high"] is None
+                  or state[n]["high"] - state[n]["low"] > args.resolution]
+        if not active:
+            break
+        for n in active:
+            s = state[n]
+            report = one_run(args, n, s["next"])
+            ok = passes(report, args.p99)
+            report["pass"] = ok
+            print(json.dumps(report), flush=True)
+            if ok:
+                s["low"] = s["next"]
+            else:
+                s["high"] = s["next"]
+            if s["high"] is None:
+                s["next"] = s["low"] + args.step
+            else:
+                s["next"] = (s["low"] + s["high"]) // 2
+    print(json.dumps({"capacity": {n: state[n]["low"] for n in counts},
+                      "p99_ms": args.p99, "think_s": args.think}), flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30)
-    parser.add_argument("--think", type=float, default=0.0,
+    parser.add_argument("--warmup", type=float, default=8)
+    parser.add_argument("--think", type=float, default=1.0,
                         help="mean think time before each action, in seconds (0: flat out)")
     parser.add_argument("--db", default=None, help="store URL for the server (temp SQLite)")
     parser.add_argument("--url", default=None, help="use a running server instead")
+    parser.add_argument("--processes", default="1",
+                        help="server processes (serve --workers), or a list for --capacity")
+    parser.add_argument("--capacity", action="store_true",
+                        help="search the most tables under --p99 for each process count")
+    parser.add_argument("--p99", type=float, default=100.0, help="ms (100)")
+    parser.add_argument("--start", type=int, default=200)
+    parser.add_argument("--step", type=int, default=200)
+    parser.add_argument("--resolution", type=int, default=50)
+    parser.add_argument("--serve", nargs=argparse.REMAINDER, default=[],
+                        help="more options for serve (last)")
     args = parser.parse_args()
-    proc = None
-    tmp = tempfile.TemporaryDirectory()
-    if args.url is None:
-        port = free_port()
-        db = args.db or f"sqlite:///{tmp.name}/bench.db"
-        env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-        proc = subprocess.Popen([sys.executable, "-m", "hollywood_gin", "serve", "--port",
-                                 str(port), "--db", db, "--bot-delay", "0", "--no-access-log",
-                                 "--log-level", "warning", "--table-rate", "0",
-                                 "--pending-sockets", "0"], env=env)
-        args.url = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(args.url + "/api/health", trust_env=False, timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-    try:
-        asyncio.run(main_async(args))
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
-        tmp.cleanup()
+    counts = [int(n) for n in args.processes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.db is None and args.url is None:
+            args.db = f"sqlite:///{tmp}/bench.db"
+        if args.capacity:
+            capacity(args, counts)
+        else:
+            for n in counts:
+                print(json.dumps(one_run(args, n, args.tables), indent=1), flush=True)
 
 
 if __name__ == "__main__":

@@ -84,6 +84,56 @@ CHANNEL = "hg_tables"
 _PAYLOAD_LIMIT = 7800
 
 
+#: A batch of actions committed in one statement (PostgreSQL): the batch's rows, unnested
+#: from arrays; its matches' rows locked in id order (FOR UPDATE: two servers committing
+#: to one match wait for each other, and the second then reads the first's count); the
+#: actions whose step is still free inserted, their matches' counts moved on (and their
+#: ends saved), their hands' results upserted; the ids of those that landed returned.
+_COMMIT_SQL = """
+WITH batch AS (
+  SELECT * FROM unnest(
+    CAST(%(ids)s AS varchar[]), CAST(%(seqs)s AS int[]), CAST(%(hands)s AS int[]),
+    CAST(%(players)s AS int[]), CAST(%(actions)s AS text[]), CAST(%(fin)s AS boolean[]),
+    CAST(%(winners)s AS int[]), CAST(%(totals)s AS text[]), CAST(%(kinds)s AS varchar[]),
+    CAST(%(hwinners)s AS int[]), CAST(%(knockers)s AS int[]), CAST(%(points)s AS int[]))
+    AS b(match_id, seq, hand_number, player, action, fin, winner, totals, kind, hwinner,
+         knocker, points)
+), locked AS (
+  SELECT id, action_count FROM hg_matches WHERE id = ANY(CAST(%(ids)s AS varchar[]))
+  ORDER BY id FOR UPDATE
+), ok AS (
+  SELECT b.* FROM batch b JOIN locked l ON l.id = b.match_id AND l.action_count = b.seq
+), ins AS (
+  INSERT INTO hg_actions (match_id, seq, hand_number, player, action, created_at)
+  SELECT match_id, seq, hand_number, player, action, CAST(%(now)s AS float8) FROM ok
+), upd AS (
+  UPDATE hg_matches m SET action_count = ok.seq + 1, updated_at = CAST(%(now)s AS float8),
+    status = CASE WHEN ok.fin THEN 'finished' ELSE m.status END,
+    winner = CASE WHEN ok.fin THEN ok.winner ELSE m.winner END,
+    totals = CASE WHEN ok.fin THEN ok.totals ELSE m.totals END
+  FROM ok WHERE m.id = ok.match_id
+), hands AS (
+  INSERT INTO hg_hands (match_id, hand_number, kind, winner, knocker, points)
+  SELECT match_id, hand_number, kind, hwinner, knocker, points FROM ok WHERE kind IS NOT NULL
+  ON CONFLICT (match_id, hand_number) DO UPDATE SET kind = excluded.kind,
+    winner = excluded.winner, knocker = excluded.knocker, points = excluded.points
+)"""
+#: ... and announced on the channel (payloads of 60 lines at most: under 8000 bytes).
+_ANNOUNCE_SQL = """, lines AS (
+  SELECT 'a ' || match_id || ' ' || seq || ' ' || hand_number || ' ' || player || ' '
+         || action AS line, row_number() OVER () - 1 AS n FROM ok
+), notes AS (
+  SELECT pg_notify(CAST(%(channel)s AS text),
+                   CAST(%(sender)s AS text) || chr(10) || string_agg(line, chr(10)))
+  FROM lines GROUP BY n / 60
+)
+SELECT array_agg(match_id) FROM ok, (SELECT count(*) FROM notes) AS announced
+"""
+_QUIET_SQL = """
+SELECT array_agg(match_id) FROM ok
+"""
+
+
 class StoreError(HollywoodGinError):
     """The database cannot be used, or a stored match is missing or does not replay."""
 
@@ -236,6 +286,8 @@ class Store:
                 self.engine.dispose()
                 raise
         self.postgresql = self.engine.dialect.name == "postgresql"
+        #: The same pool, each statement its own transaction (the one-statement commit).
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -338,13 +390,57 @@ class Store:
         beat to their step: returns the ids of those matches (stale: nothing of theirs is
         saved), the others are committed.  Optimistic concurrency across processes: the
         matches' rows are locked (in id order) while their counts are checked, so two
-        servers racing on one table serialise there and exactly one lands."""
+        servers racing on one table serialise there and exactly one lands.
+
+        On PostgreSQL the whole batch (its hands' results and its matches' ends, and the
+        announcement) is one statement, so one round trip (:data:`_COMMIT_SQL`)."""
         self._check_batch(pending)
+        if not pending:
+            return set()
         try:
+            if self.postgresql:
+                return self._commit_pg(pending, time.time())
             with self._write_tx() as conn:
                 return self._append_batch(conn, pending, time.time(), partial=True)
         except IntegrityError:  # a writer that skipped the row lock (append_action)
             raise StoreConflict("an action of the batch is saved already") from None
+
+    def _commit_pg(self, pending: Sequence[PendingAction], now: float) -> set[str]:
+        sql, params = self.commit_statement(pending, now)
+        with self._autocommit.connect() as conn:
+            landed = conn.exec_driver_sql(sql, params).scalar()
+        return {item.match_id for item in pending} - set(landed or ())
+
+    def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None
+                         ) -> tuple[str, dict[str, Any]]:
+        """The one statement (PostgreSQL, psycopg's parameter style) that commits a batch as
+        :meth:`commit_actions` does, and its parameters; it returns one row holding the
+        array of the ids whose action landed.  For a server that runs it on a connection
+        of its own (``web.commit``: asynchronously, on its event loop)."""
+        def column(get: Callable[[PendingAction], Any]) -> list[Any]:
+            return [get(item) for item in pending]
+
+        def result(item: PendingAction) -> HandResult | None:
+            return item.hand_result
+
+        params: dict[str, Any] = {
+            "ids": column(lambda i: i.match_id), "seqs": column(lambda i: i.seq),
+            "hands": column(lambda i: i.hand_number), "players": column(lambda i: i.player),
+            "actions": column(lambda i: i.action),
+            "fin": column(lambda i: i.finished is not None),
+            "winners": column(lambda i: None if i.finished is None else i.finished[0]),
+            "totals": column(lambda i: None if i.finished is None
+                             else json.dumps(list(i.finished[1]))),
+            "kinds": column(lambda i: None if (r := result(i)) is None else r.kind),
+            "hwinners": column(lambda i: None if (r := result(i)) is None else r.winner),
+            "knockers": column(lambda i: None if (r := result(i)) is None else r.knocker),
+            "points": column(lambda i: None if (r := result(i)) is None else r.points),
+            "now": time.time() if now is None else now,
+        }
+        if self.announce is not None:
+            params.update(channel=CHANNEL, sender=self.announce)
+            return _COMMIT_SQL + _ANNOUNCE_SQL, params
+        return _COMMIT_SQL + _QUIET_SQL, params
 
     @staticmethod
     def _check_batch(pending: Sequence[PendingAction]) -> None:

@@ -6,17 +6,19 @@ expired."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
 from hg_db_support import pg_url, plain, with_schema
 
 from hollywood_gin import Rules
-from hollywood_gin.actions import parse_action
+from hollywood_gin.actions import action_from_id, parse_action
 from hollywood_gin.store import (
     CHANNEL,
     PendingAction,
@@ -150,3 +152,33 @@ def test_a_bot_lease_has_one_holder_until_released_or_expired(url: str) -> None:
         assert holder is not None and holder[0] == "p3"
     finally:
         store.close()
+
+
+def test_a_whole_match_committed_in_batches_stores_what_one_by_one_stores(
+        url: str, tmp_path: Path) -> None:
+    """The one-statement commit of PostgreSQL saves the hands' results and the match's end
+    exactly as the transaction of SQLite does."""
+    rules = Rules(game_target=25, columns=1)
+    saved = []
+    for store in (Store(url), Store(f"sqlite:///{tmp_path / 'games.db'}")):
+        try:
+            pm = store.new_match(rules=rules, seed=21, first_dealer=0, players=("a", "b"))
+            rng = random.Random(5)
+            while not pm.match.finished:
+                hand = pm.match.hand
+                if hand.is_over:
+                    pm.match.next_hand()
+                    continue
+                ids = hand.legal_action_ids()
+                knocks = [i for i in ids if i >= 56]
+                action = action_from_id(knocks[0] if knocks else rng.choice(ids))
+                item = pm.prepare(action)
+                assert store.commit_actions([item]) == set()
+                pm.applied(item, action)
+            row = store.load(pm.id)
+            hands = [{k: v for k, v in h.items() if k != "match_id"} for h in store.hands(pm.id)]
+            saved.append((row.status, row.winner, row.totals, len(row.actions), hands))
+        finally:
+            store.close()
+    assert saved[0] == saved[1]
+    assert saved[0][0] == "finished" and saved[0][4]

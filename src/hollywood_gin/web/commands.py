@@ -34,6 +34,10 @@ ORIGINS_ENV = "HOLLYWOOD_GIN_ORIGINS"
 #: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
 #: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
 WS_MAX_SIZE = 1 << 20
+#: No permessage-deflate: a state frame is a few KiB, and compressing each one cost the
+#: server about a tenth of its CPU under load (benchmarks/bench_web.py), more than the
+#: bytes are worth.
+WS_DEFLATE = False
 
 
 def serve_origins(host: str, port: int, extra: list[str]) -> list[str] | None:
@@ -116,7 +120,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "table_rate": args.table_rate, "table_burst": args.table_burst,
         "pending_sockets": args.pending_sockets, "review_workers": args.review_workers}
     run: dict[str, Any] = {"host": args.host, "port": args.port, "ws_max_size": WS_MAX_SIZE,
-           "log_config": config, "access_log": args.access_log, "lifespan": "on"}
+                           "ws_per_message_deflate": WS_DEFLATE, "log_config": config,
+                           "access_log": args.access_log, "lifespan": "on"}
     with contextlib.ExitStack() as stack:
         # SQLite serves one process: a second server on the same file is refused here,
         # before it opens the database (the lock dies with its holder, even by SIGKILL).

@@ -60,6 +60,7 @@ class Following(StoreRunner):
         if self.bus is not None:
             await self.bus.stop()
             self.bus = None
+        await self.close_writer()
 
     def close(self) -> None:
         for table in self._tables.values():

@@ -288,6 +288,7 @@ class Ops:
                 gauge.set_function(read)
         manager.on_commit = self.action_committed
         manager.count = lambda what: self.metrics.following.labels(what).inc()
+        manager.db_error = self.db_error
 
     def _gauge_readers(self) -> list[tuple[Gauge, Any]]:
         manager = self.manager

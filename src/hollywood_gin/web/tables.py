@@ -220,6 +220,7 @@ class TableManager(Following):
             ready=(0 in ready, 1 in ready), rid=rid,
             upcard=deck[20] if deck is not None else None,
             rematch=((0 in asked, 1 in asked), new), abandoned=table.abandoned,
+            shared=table.shared,
         )
 
     def _broadcast(self, table: Table) -> None:
