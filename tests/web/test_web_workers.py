@@ -112,3 +112,18 @@ def test_serve_workers_share_the_port_and_sum_their_metrics() -> None:
         assert _metric(server.base, "hollywood_gin_tables_created_total") == created
     finally:
         server.stop()
+
+
+def test_the_workers_come_from_the_environment_checked_like_the_option(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from hollywood_gin.cli import main
+
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    monkeypatch.setenv("HOLLYWOOD_GIN_WORKERS", "3")
+    assert main(["serve", "--port", str(free_port()), "--db", db]) == 2
+    assert "--workers 3 needs PostgreSQL" in capsys.readouterr().err
+    monkeypatch.setenv("HOLLYWOOD_GIN_WORKERS", "many")
+    assert main(["serve", "--port", str(free_port()), "--db", db]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "$HOLLYWOOD_GIN_WORKERS: it must be a whole number" in err

@@ -31,6 +31,9 @@ DB_ENV = "HOLLYWOOD_GIN_DB"
 #: Origins allowed to open tables, separated by spaces (what --origin adds to): a
 #: deployment's environment file names its public origin once for every process.
 ORIGINS_ENV = "HOLLYWOOD_GIN_ORIGINS"
+#: The default of --workers: a deployment's environment file sets it for every unit.
+WORKERS_ENV = "HOLLYWOOD_GIN_WORKERS"
+MAX_WORKERS = 64
 #: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
 #: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
 WS_MAX_SIZE = 1 << 20
@@ -81,6 +84,19 @@ def _env_origins() -> list[str]:
     return out
 
 
+def _workers(given: int | None) -> int:
+    """--workers, else ``$HOLLYWOOD_GIN_WORKERS`` (checked like --workers), else 1."""
+    if given is not None:
+        return given
+    text = os.environ.get(WORKERS_ENV, "").strip()
+    if not text:
+        return 1
+    try:
+        return whole(1, MAX_WORKERS)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise HollywoodGinError(f"${WORKERS_ENV}: {exc}") from None
+
+
 def _check_address(host: str, port: int) -> None:
     """Refuse, in one line and before anything starts, an address the server could not
     listen on (uvicorn would log its failure over several lines after starting up)."""
@@ -114,6 +130,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     origins = serve_origins(args.host, args.port, _env_origins() + args.origin)
     config = log_config(args.log_format, args.log_level, args.access_log)
     url = args.db or os.environ.get(DB_ENV) or None
+    workers = _workers(args.workers)
     options: dict[str, Any] = {
         "allowed_origins": origins, "bot_delay": args.bot_delay,
         "message_rate": args.message_rate, "message_burst": args.message_burst,
@@ -127,15 +144,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         # before it opens the database (the lock dies with its holder, even by SIGKILL).
         database = sqlite_path(url or _default_url())
         if database is not None:
-            if args.workers > 1:
+            if workers > 1:
                 raise HollywoodGinError(_(
                     "--workers {n} needs PostgreSQL: SQLite serves one process "
-                    "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=args.workers))
+                    "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=workers))
             stack.enter_context(SqliteLock(database))
         store = Store(url)  # checks the database and its schema, once, before any worker
         stack.callback(store.close)
         where = f"http://{args.host}:{args.port}/"
-        if args.workers == 1:
+        if workers == 1:
             from .app import create_app
 
             app = create_app(store=store, **options)
@@ -146,10 +163,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         metrics = stack.enter_context(_metrics_dir())
         os.environ[SERVE_ENV] = json.dumps({"db_url": store.url, **options})
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics
-        print(f"hollywood-gin: serving on {where} with {args.workers} processes (store "
+        print(f"hollywood-gin: serving on {where} with {workers} processes (store "
               f"{_safe(store.url)})", flush=True)
         uvicorn.run("hollywood_gin.web.worker:create_worker_app", factory=True,
-                    workers=args.workers, **run)
+                    workers=workers, **run)
     return 0
 
 
@@ -193,10 +210,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="an origin allowed to open tables, like https://gin.example.com "
                        "(repeatable; needed behind a proxy or on a public name; also read, "
                        f"space-separated, from ${ORIGINS_ENV})")
-    serve.add_argument("--workers", type=whole(1, 64), default=1, metavar="N",
-                       help="server processes on this machine, sharing the port (1); more "
-                       "than one needs PostgreSQL. Several machines may serve the same "
-                       "--db too")
+    serve.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None, metavar="N",
+                       help=f"server processes on this machine, sharing the port (default: "
+                       f"${WORKERS_ENV}, else 1); more than one needs PostgreSQL. Several "
+                       "machines may serve the same --db too")
     serve.add_argument("--bot-delay", type=number(0, 10), default=0.6, metavar="SECONDS",
                        help="pause before each computer action, 0 to 10 (0.6)")
     serve.add_argument("--message-rate", type=number(0), default=MESSAGE_RATE,
