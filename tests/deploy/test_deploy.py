@@ -252,7 +252,10 @@ pid {tmp}/nginx.pid;
 error_log {tmp}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
-    access_log {tmp}/access.log;
+    log_format timed '$time_iso8601 "$request" $status rt=$request_time '
+                     'connect=$upstream_connect_time header=$upstream_header_time '
+                     'to=$upstream_addr';
+    access_log {tmp}/access.log timed;
     client_body_temp_path {tmp}/body;
     proxy_temp_path {tmp}/proxy;
     fastcgi_temp_path {tmp}/fastcgi;
@@ -358,6 +361,35 @@ def _tables_open(port: int) -> int:
     return int(float(found.group(1)))
 
 
+def _loop_lag(port: int) -> str:
+    """A process's event loop lag from its /metrics: how many looks, how many late."""
+    try:
+        body = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
+    except httpx.HTTPError as exc:
+        return f"{port}: no metrics ({type(exc).__name__})"
+    name = "hollywood_gin_event_loop_lag_seconds"
+    found = dict(re.findall(rf'^{name}_bucket{{le="([^"]+)"}} (\S+)$', body, re.M))
+    total = float(found.get("+Inf", 0))
+    late = {le: total - float(n) for le, n in found.items() if le in ("0.1", "1.0", "5.0")}
+    return f"{port}: {total:.0f} looks, later than 0.1/1/5 s: " + \
+        "/".join(f"{late.get(le, 0):.0f}" for le in ("0.1", "1.0", "5.0"))
+
+
+def _diagnosis(tmp: Path, ports: tuple[int, int]) -> str:
+    """What a failure needs said: nginx's timings of the last requests (connect and
+    header: how long the process took to take the connection and to answer the
+    handshake), its errors, each process's loop lag and the machine's load."""
+    def tail(path: Path, lines: int) -> str:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) \
+            if path.exists() else "(none)"
+
+    return "\n".join([
+        "load average: " + Path("/proc/loadavg").read_text().strip(),
+        "event loop lag: " + "; ".join(_loop_lag(port) for port in ports),
+        "nginx access log (rt: whole request; connect, header: the process):",
+        tail(tmp / "access.log", 25), "nginx error log:", tail(tmp / "error.log", 15)])
+
+
 def _sockets(log: Path) -> set[str]:
     """The tables whose WebSockets a server's JSON log says it opened."""
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
@@ -369,8 +401,11 @@ class Seat:
 
     def __init__(self, base: str, origin: str, tls: ssl.SSLContext, table: str, token: str
                  ) -> None:
+        # The handshake waits on nothing but the process's event loop (the app accepts
+        # before any database call), but the loop, nginx, TLS and this client share
+        # two cores with whatever else runs: a generous bound, the failure says why.
         self.ws = connect(f"{base}/ws/{table}", origin=Origin(origin), ssl=tls, proxy=None,
-                          open_timeout=10)
+                          open_timeout=30)
         self.ws.send(json.dumps({"type": "hello", "token": token}))
         self.state = self.wait(lambda f: f["type"] == "state")
 
@@ -502,6 +537,9 @@ def test_the_recipe_runs_behind_nginx_with_tls(tmp_path: Path, pg_schema: str) -
         assert again.play(10)["type"] == "ack"
         (other,) = [port for port in ports if port != home]
         assert tables[0]["table"] in _sockets(logs[other])  # it went on in the other process
+    except BaseException as exc:
+        exc.add_note(_diagnosis(tmp_path, ports))
+        raise
     finally:
         for seat in seats:
             with contextlib.suppress(Exception):

@@ -9,7 +9,7 @@ structured logs.
 - ``/metrics``: Prometheus text (``prometheus_client``, a registry per app): tables open,
   seats connected, actions (a counter: ``rate()`` gives actions per second), the action
   latency histogram, database errors, tables created, hands ended, WebSockets, following
-  the other processes.  Under ``serve --workers N`` (``$PROMETHEUS_MULTIPROC_DIR`` set)
+  the other processes, the event loop's lag.  Under ``serve --workers N`` (``$PROMETHEUS_MULTIPROC_DIR`` set)
   every worker writes its values to files there and a scrape sums them over the workers
   (gauges over the live ones), whichever worker answers.
 - Logs: one line per table event (created, joined, seat connected and gone, hand and
@@ -78,6 +78,12 @@ READY_TIMEOUT = 2.0
 LOG_FORMATS = ("text", "json")
 #: Seconds; actions are committed in a group, so most take one disk flush or a few.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+#: Seconds between two looks at the event loop's lag, and the lag's buckets: a loop that
+#: runs late delays every seat of the process at once (a long synchronous call, or a
+#: process starved of CPU), which is what a p99 above the commits' says.
+LAG_EVERY = 0.25
+LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 #: A card in any of its spellings: ``Th``, ``10h``, ``10♥``, or a suit symbol at all.
 _CARD = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b|(?:10|[2-9TJQKA])?[♣♦♥♠]")
@@ -231,6 +237,10 @@ class Metrics:
             "applied from its announcement), 'reloaded' (a table caught up from the log), "
             "'stale' (an action refused at its commit: another writer saved that step first)",
             ["what"], registry=r)
+        self.loop_lag = Histogram(
+            "hollywood_gin_event_loop_lag_seconds",
+            f"How late the event loop woke from a {LAG_EVERY:g} s sleep: a process's "
+            "own delay added to every message it handles", buckets=LAG_BUCKETS, registry=r)
         self.listening = Gauge("hollywood_gin_listening",
                                "1 while the process hears the others' changes (LISTEN on "
                                "PostgreSQL; always 1 on SQLite, where it is alone); the "
@@ -276,6 +286,7 @@ class Ops:
             multiprocess=MULTIPROC_ENV in os.environ)
         self._probe: asyncio.Future[str | None] | None = None
         self._gauges: asyncio.Task[None] | None = None
+        self._lag: asyncio.Task[None] | None = None
         event.listen(store.engine, "handle_error", self._on_db_error)
         if manager is not None:
             self.watch(manager)
@@ -306,16 +317,21 @@ class Ops:
         ]
 
     async def start(self) -> None:
-        """In multiprocess mode, keep this worker's gauges in their files."""
+        """Watch the event loop's lag; in multiprocess mode, keep this worker's gauges in
+        their files."""
+        loop = asyncio.get_running_loop()
+        if self._lag is None:
+            self._lag = loop.create_task(self._watch_lag())
         if self.metrics.multiprocess and self._gauges is None:
-            self._gauges = asyncio.get_running_loop().create_task(self._keep_gauges())
+            self._gauges = loop.create_task(self._keep_gauges())
 
     async def stop(self) -> None:
-        if self._gauges is not None:
-            self._gauges.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._gauges
-            self._gauges = None
+        for task in (self._gauges, self._lag):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._gauges = self._lag = None
         if self.metrics.multiprocess:  # a worker that stops is not live any more
             with contextlib.suppress(OSError, KeyError):
                 multiprocess.mark_process_dead(  # type: ignore[no-untyped-call]
@@ -327,6 +343,12 @@ class Ops:
             for gauge, read in readers:
                 gauge.set(read())
             await asyncio.sleep(GAUGE_EVERY)
+
+    async def _watch_lag(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(LAG_EVERY)
+            self.metrics.loop_lag.observe(max(0.0, time.perf_counter() - asked - LAG_EVERY))
 
     def listening(self) -> bool:
         """Whether this process hears the others' changes (it is alone on SQLite)."""
