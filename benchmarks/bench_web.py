@@ -264,12 +264,27 @@ def _our_backends(db: str) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+def _postmaster(db: str) -> int | None:
+    """The pid of the database's postmaster, if we may read its data directory (a cluster
+    of the benchmark's own: its every process, WAL writer and checkpointer too, is ours)."""
+    import psycopg
+
+    plain = db.split("?", 1)[0].replace("postgresql+psycopg://", "postgresql://")
+    try:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            row = conn.execute("SHOW data_directory").fetchone()
+        return int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0]) if row else None
+    except (psycopg.Error, OSError, ValueError, IndexError):
+        return None
+
+
 class CpuMeter:
     """CPU seconds of the generator, the servers and PostgreSQL between start and stop."""
 
     def __init__(self, server_pid: int | None, db: str | None) -> None:
         self.server_pid = server_pid
         self.db = db
+        self.postmaster = _postmaster(db) if db and db.startswith("postgresql") else None
 
     def _sample(self) -> dict[str, float]:
         me = resource.getrusage(resource.RUSAGE_SELF)
@@ -278,6 +293,9 @@ class CpuMeter:
             out["servers"] = sum(_proc_cpu(p) for p in self.servers())
         pg = _postgres_pids()
         out["postgres_all"] = sum(_proc_cpu(p) for p in pg)
+        if self.postmaster is not None:
+            cluster = [self.postmaster, *_children(self.postmaster)]
+            out["postgres_cluster"] = sum(_proc_cpu(p) for p in cluster)
         if self.db and self.db.startswith("postgresql"):
             self.backends = _our_backends(self.db)
             out["postgres_ours"] = sum(_proc_cpu(p) for p in self.backends)

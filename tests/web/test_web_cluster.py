@@ -11,7 +11,9 @@ only the kill test restarts one.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -268,30 +270,11 @@ def test_the_computer_plays_on_when_its_lease_holder_is_killed(cluster: list[Ser
     me.close()
 
 
-def test_two_browsers_on_two_processes_play_a_whole_hand(browser: Any,
-                                                          cluster: list[Server]) -> None:
-    """Ann's page is served by process 0, Bob's by process 1: every move of one appears on
-    the other's page, and both go on to the next deal."""
+def _play_whole_hand(host: Any, guest: Any) -> None:
+    """Both pages play their seats' moves until the hand is over, each move showing on the
+    other page, then both deal the next hand."""
     from test_web_browser import _move
 
-    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
-    host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    errors: list[str] = []
-    for page in (host, guest):
-        page.on("pageerror", lambda e: errors.append(str(e)))
-    host.goto(cluster[0].base + "/")
-    host.fill("input[name=name]", "Ann")
-    host.locator("button", has_text="Invite a friend").click()
-    link = host.locator("input.invite-link")
-    link.wait_for()
-    invite = link.input_value()
-    assert invite.startswith(cluster[0].base)
-    guest.goto(cluster[1].base + invite[len(cluster[0].base):])  # Bob's goes to process 1
-    guest.fill("input", "Bob")
-    guest.locator("button", has_text="Join the table").click()
-    guest.wait_for_selector(".hand .card")
-    host.wait_for_selector(".overlay.hidden", state="attached")
-    assert host.locator(".opp .who").inner_text() == "Bob"
     seen = []
     turn = 0
     for _ in range(600):
@@ -303,7 +286,7 @@ def test_two_browsers_on_two_processes_play_a_whole_hand(browser: Any,
             if _move(page, turn):
                 turn += 1
                 seq = page.locator(".felt").get_attribute("data-seq")
-                # The move shows on the other process's page.
+                # The move shows on the other page, served by another process.
                 other.wait_for_function(
                     "s => Number(document.querySelector('.felt').dataset.seq) >= Number(s)",
                     arg=seq, timeout=15_000)
@@ -318,6 +301,87 @@ def test_two_browsers_on_two_processes_play_a_whole_hand(browser: Any,
     guest.locator(".overlay .panel.result button", has_text="Next hand").click()
     for page in (host, guest):
         page.wait_for_selector(".felt[data-hand='2']")
+
+
+def _invite_and_join(host: Any, guest: Any, host_base: str, guest_base: str) -> str:
+    """Ann opens a friend table at ``host_base``, Bob follows the invite at ``guest_base``;
+    the table's id."""
+    host.goto(host_base + "/")
+    host.fill("input[name=name]", "Ann")
+    host.locator("button", has_text="Invite a friend").click()
+    link = host.locator("input.invite-link")
+    link.wait_for()
+    invite = link.input_value()
+    assert invite.startswith(host_base)
+    guest.goto(guest_base + invite[len(host_base):])
+    guest.fill("input", "Bob")
+    guest.locator("button", has_text="Join the table").click()
+    guest.wait_for_selector(".hand .card")
+    host.wait_for_selector(".overlay.hidden", state="attached")
+    assert host.locator(".opp .who").inner_text() == "Bob"
+    found = re.search(r"/join/([0-9a-f]{32})", invite)
+    assert found is not None, invite
+    return found.group(1)
+
+
+def test_two_browsers_on_two_processes_play_a_whole_hand(browser: Any,
+                                                          cluster: list[Server]) -> None:
+    """Ann's page is served by process 0, Bob's by process 1: every move of one appears on
+    the other's page, and both go on to the next deal."""
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    errors: list[str] = []
+    for page in (host, guest):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    _invite_and_join(host, guest, cluster[0].base, cluster[1].base)  # Bob's goes to 1
+    _play_whole_hand(host, guest)
     assert not errors, errors
     host_ctx.close()
     guest_ctx.close()
+
+
+def _live_sockets(log: Any, table: str) -> dict[int, int]:
+    """The WebSockets open to ``table`` per worker pid, from a server's JSON log (read
+    with pread: the server writes through the same file offset)."""
+    size = os.fstat(log.fileno()).st_size
+    out: dict[int, int] = {}
+    for line in os.pread(log.fileno(), size, 0).decode(errors="replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        entry = json.loads(line)
+        if entry.get("table") == table and entry["event"] in ("ws_open", "ws_closed"):
+            out[entry["pid"]] = out.get(entry["pid"], 0) + (
+                1 if entry["event"] == "ws_open" else -1)
+    return {pid: n for pid, n in out.items() if n > 0}
+
+
+def test_two_browsers_behind_one_address_play_on_different_workers(browser: Any) -> None:
+    """``serve --workers 3``: three processes behind one address, as players meet them.
+    Both pages go to the same address; the kernel hands each WebSocket to a worker (Bob's
+    page is reloaded until his lands on another worker than Ann's), and the hand is played
+    across the two, each move on the other page."""
+    server = Server(_pg_url(), args=("--workers", "3", "--log-format", "json",
+                                     "--log-level", "info"))
+    server.start()
+    host_ctx, guest_ctx = browser.new_context(), browser.new_context()
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        errors: list[str] = []
+        for page in (host, guest):
+            page.on("pageerror", lambda e: errors.append(str(e)))
+        table = _invite_and_join(host, guest, server.base, server.base)
+        for _ in range(20):
+            live = _live_sockets(server.log, table)
+            if len(live) == 2:
+                break
+            guest.reload()
+            guest.wait_for_selector(".hand .card")
+            host.wait_for_selector(".overlay.hidden", state="attached")
+        assert len(live) == 2, live  # the two seats on two of the three workers
+        _play_whole_hand(host, guest)
+        assert _live_sockets(server.log, table) == live  # nobody moved meanwhile
+        assert not errors, errors
+    finally:
+        host_ctx.close()
+        guest_ctx.close()
+        server.stop()
