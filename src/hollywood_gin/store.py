@@ -132,6 +132,13 @@ SELECT array_agg(match_id) FROM ok, (SELECT count(*) FROM notes) AS announced
 _QUIET_SQL = """
 SELECT array_agg(match_id) FROM ok
 """
+#: Committed actions announced afterwards, in a transaction of their own.  PostgreSQL
+#: serialises the commits of every transaction that NOTIFYs (a lock held until the commit
+#: is on the disk, so that announcements are queued in commit order): announced inside the
+#: commits, all the processes' commits would wait for each other's disk flushes in turn.
+_ANNOUNCE_AFTER_SQL = """
+SELECT pg_notify(CAST(%(channel)s AS text), p) FROM unnest(CAST(%(payloads)s AS text[])) AS p
+"""
 
 
 class StoreError(HollywoodGinError):
@@ -310,16 +317,29 @@ class Store:
         """Announce ``lines`` on :data:`CHANNEL` when this transaction commits."""
         if self.announce is None or not self.postgresql or not lines:
             return
-        payloads, current, size = [], [self.announce], len(self.announce)
+        conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) "
+                          "AS p"), {"channel": CHANNEL, "payloads": self._payloads(lines)})
+
+    def _payloads(self, lines: Sequence[str]) -> list[str]:
+        """``lines`` in payloads under PostgreSQL's limit, each headed by the sender."""
+        sender = self.announce or ""
+        payloads, current, size = [], [sender], len(sender)
         for line in lines:
             if size + len(line) + 1 > _PAYLOAD_LIMIT and len(current) > 1:
                 payloads.append("\n".join(current))
-                current, size = [self.announce], len(self.announce)
+                current, size = [sender], len(sender)
             current.append(line)
             size += len(line) + 1
         payloads.append("\n".join(current))
-        conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) "
-                          "AS p"), {"channel": CHANNEL, "payloads": payloads})
+        return payloads
+
+    def announcement(self, landed: Sequence[PendingAction]) -> tuple[str, dict[str, Any]]:
+        """The statement (psycopg's style) that announces actions committed already, and its
+        parameters: for a writer that commits a batch without announcing it
+        (``commit_statement(..., announce=False)``) and announces it right after, in a
+        transaction of its own that need not wait for the disk."""
+        return _ANNOUNCE_AFTER_SQL, {
+            "channel": CHANNEL, "payloads": self._payloads([_action_line(i) for i in landed])}
 
     def _db_now(self) -> ColumnElement[float]:
         """Now, by the database's clock on PostgreSQL (one clock for every machine)."""
@@ -411,12 +431,13 @@ class Store:
             landed = conn.exec_driver_sql(sql, params).scalar()
         return {item.match_id for item in pending} - set(landed or ())
 
-    def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None
-                         ) -> tuple[str, dict[str, Any]]:
+    def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None,
+                         *, announce: bool = True) -> tuple[str, dict[str, Any]]:
         """The one statement (PostgreSQL, psycopg's parameter style) that commits a batch as
         :meth:`commit_actions` does, and its parameters; it returns one row holding the
         array of the ids whose action landed.  For a server that runs it on a connection
-        of its own (``web.commit``: asynchronously, on its event loop)."""
+        of its own (``web.commit``: asynchronously, on its event loop).  ``announce=False``
+        leaves the announcement out (:meth:`announcement` makes it after the commit)."""
         def column(get: Callable[[PendingAction], Any]) -> list[Any]:
             return [get(item) for item in pending]
 
@@ -437,7 +458,7 @@ class Store:
             "points": column(lambda i: None if (r := result(i)) is None else r.points),
             "now": time.time() if now is None else now,
         }
-        if self.announce is not None:
+        if self.announce is not None and announce:
             params.update(channel=CHANNEL, sender=self.announce)
             return _COMMIT_SQL + _ANNOUNCE_SQL, params
         return _COMMIT_SQL + _QUIET_SQL, params

@@ -134,6 +134,60 @@ def test_commits_are_announced_when_they_commit(url: str) -> None:
         store.close()
 
 
+def test_the_web_writer_commits_without_notify_and_announces_right_after(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The group commit's statement holds no NOTIFY (PostgreSQL serialises the commits of
+    transactions that NOTIFY, disk flush by disk flush, across every process); the batch
+    is announced after it lands, once, with the sender, and is saved by then."""
+    import asyncio
+
+    from hollywood_gin.web.commit import StoreRunner
+
+    store = Store(url)
+    store.announce = "writer"
+    asked: list[bool] = []
+    statement = store.commit_statement
+
+    def spy(items: list[PendingAction], now: float | None = None, *,
+            announce: bool = True) -> tuple[str, dict[str, object]]:
+        asked.append(announce)
+        sql, params = statement(items, now, announce=announce)
+        assert ("pg_notify" in sql) == announce
+        return sql, params
+
+    monkeypatch.setattr(store, "commit_statement", spy)
+    listener = psycopg.connect(plain(pg_url()), autocommit=True)
+    runner = StoreRunner(store)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        one = store.new_match(rules=Rules(), seed=5, players=("a", "b"))
+        two = store.new_match(rules=Rules(), seed=6, players=("c", "d"))
+        items = [pm.prepare(parse_action(_next(pm))) for pm in (one, two)]
+
+        async def commit() -> None:
+            await asyncio.gather(*(runner.commit(item) for item in items))
+            await runner.close_writer()
+
+        asyncio.run(commit())
+        assert asked == [False]  # one batch, committed quietly
+        heard = []
+        deadline = time.monotonic() + 10
+        while len(heard) < 2 and time.monotonic() < deadline:
+            for note in listener.notifies(timeout=1, stop_after=1):
+                sender, lines = parse_announcement(note.payload)
+                heard += [(sender, line.match_id, line.seq, line.action) for line in lines
+                          if line.match_id in (one.id, two.id)]
+                for line in lines:  # saved before it was announced
+                    if line.match_id in (one.id, two.id):
+                        assert len(store.load(line.match_id).actions) == line.seq + 1
+        assert sorted(heard) == sorted(("writer", item.match_id, 0, item.action)
+                                       for item in items)
+    finally:
+        runner.close()
+        listener.close()
+        store.close()
+
+
 def test_a_bot_lease_has_one_holder_until_released_or_expired(url: str) -> None:
     store = Store(url)
     try:

@@ -9,9 +9,10 @@ structured logs.
 - ``/metrics``: Prometheus text (``prometheus_client``, a registry per app): tables open,
   seats connected, actions (a counter: ``rate()`` gives actions per second), the action
   latency histogram, database errors, tables created, hands ended, WebSockets, following
-  the other processes, the event loop's lag.  Under ``serve --workers N`` (``$PROMETHEUS_MULTIPROC_DIR`` set)
-  every worker writes its values to files there and a scrape sums them over the workers
-  (gauges over the live ones), whichever worker answers.
+  the other processes, the event loop's lag.  Under ``serve --workers N``
+  (``$PROMETHEUS_MULTIPROC_DIR`` set) every worker writes its values to files there and
+  a scrape sums them over the workers (gauges over the live ones), whichever worker
+  answers.
 - Logs: one line per table event (created, joined, seat connected and gone, hand and
   match ended, each action at debug level) and per error, as JSON lines with
   ``serve --log-format json``.  No card ever reaches a log: events carry an action's
