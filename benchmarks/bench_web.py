@@ -15,6 +15,10 @@ failed table); lost actions (each table's last acknowledged position against the
 database's log, read at the end); and the CPU seconds the load generator, the server
 processes and PostgreSQL used in the measured window.
 
+``--units`` starts N servers of one process each, in sessions of their own (as systemd
+runs each ``hollywood-gin@PORT`` unit), instead of one ``serve --workers N``; each seat
+then goes to one of them at random.
+
 ``--capacity`` searches, for each process count of ``--processes 1,2,4``, the most
 tables whose p99 stays under ``--p99`` ms with no error and no lost action (a ladder,
 then halving), the configurations interleaved so that a change in the machine's load
@@ -157,14 +161,17 @@ class Run:
         self.last_seq: dict[str, int] = {}
 
 
-async def play_table(base: str, origin: str, table: dict[str, Any], stop: asyncio.Event,
+async def play_table(bases: list[str], table: dict[str, Any], stop: asyncio.Event,
                      think: float, run: Run) -> None:
-    ws_url = base.replace("http://", "ws://") + f"/ws/{table['table']}"
+    """Both seats of a table (each on one of ``bases``, chosen at random: the servers of
+    ``--units``), played until ``stop``."""
     rng = random.Random(table["table"])
     await asyncio.sleep(rng.uniform(0, max(think, 0.1) * 2))  # no thundering start
     seats = []
     for token in table["tokens"]:
-        ws = await connect(ws_url, origin=Origin(origin), proxy=None, max_size=None,
+        base = rng.choice(bases)
+        ws_url = base.replace("http://", "ws://") + f"/ws/{table['table']}"
+        ws = await connect(ws_url, origin=Origin(base), proxy=None, max_size=None,
                            open_timeout=60, ping_interval=None)
         await ws.send(json.dumps({"type": "hello", "token": token}))
         seats.append(SeatConn(ws, run))
@@ -294,15 +301,15 @@ def _postmaster(db: str) -> int | None:
 class CpuMeter:
     """CPU seconds of the generator, the servers and PostgreSQL between start and stop."""
 
-    def __init__(self, server_pid: int | None, db: str | None) -> None:
-        self.server_pid = server_pid
+    def __init__(self, server_pids: list[int], db: str | None) -> None:
+        self.server_pids = server_pids
         self.db = db
         self.postmaster = _postmaster(db) if db and db.startswith("postgresql") else None
 
     def _sample(self) -> dict[str, float]:
         me = resource.getrusage(resource.RUSAGE_SELF)
         out = {"generator": me.ru_utime + me.ru_stime}
-        if self.server_pid is not None:
+        if self.server_pids:
             out["servers"] = sum(_proc_cpu(p) for p in self.servers())
         pg = _postgres_pids()
         out["postgres_all"] = sum(_proc_cpu(p) for p in pg)
@@ -321,8 +328,7 @@ class CpuMeter:
             renice([*self.servers(), *getattr(self, "backends", [])], nice)
 
     def servers(self) -> list[int]:
-        return [] if self.server_pid is None else [self.server_pid,
-                                                   *_children(self.server_pid)]
+        return [p for pid in self.server_pids for p in (pid, *_children(pid))]
 
     def stop(self) -> dict[str, float]:
         elapsed = time.monotonic() - self.t0
@@ -357,13 +363,20 @@ def loadavg() -> float:
 # -- one run ------------------------------------------------------------------------------------
 
 
-def start_server(db: str, processes: int, extra: list[str]) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: str, processes: int, extra: list[str], *, nice: int = 0,
+                 session: bool = False) -> tuple[subprocess.Popen[bytes], str]:
+    """``serve --workers processes``; with ``session``, in a session of its own (a unit of
+    its own, as systemd runs each ``hollywood-gin@PORT``: its own share of the cores),
+    given the priority ``nice``."""
     port = free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     cmd = [sys.executable, "-m", "hollywood_gin", "serve", "--port", str(port), "--db", db,
            "--bot-delay", "0", "--no-access-log", "--log-level", "warning", "--table-rate", "0",
            "--pending-sockets", "0", "--message-rate", "0", "--workers", str(processes), *extra]
-    proc = subprocess.Popen(cmd, env=env)
+    proc = subprocess.Popen(cmd, env=env, start_new_session=session)
+    if session and nice:
+        with contextlib.suppress(OSError):
+            Path(f"/proc/{proc.pid}/autogroup").write_text(str(nice))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -403,15 +416,17 @@ _BUCKET = re.compile(r'^(hollywood_gin_action_seconds|hollywood_gin_event_loop_l
                      r'_bucket\{(?:by="[a-z]+",)?le="([^"]+)"\} (\S+)$', re.M)
 
 
-async def scrape(url: str) -> dict[tuple[str, float], float]:
-    """The servers' histograms (commit time, event loop lag), summed over labels."""
+async def scrape(urls: list[str]) -> dict[tuple[str, float], float]:
+    """The servers' histograms (commit time, event loop lag), summed over labels and
+    servers."""
     out: dict[tuple[str, float], float] = {}
-    with contextlib.suppress(httpx.HTTPError):
-        async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
-            body = (await client.get(url + "/metrics")).text
-        for name, le, value in _BUCKET.findall(body):
-            key = (name, float(le))
-            out[key] = out.get(key, 0.0) + float(value)
+    for url in urls:
+        with contextlib.suppress(httpx.HTTPError):
+            async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
+                body = (await client.get(url + "/metrics")).text
+            for name, le, value in _BUCKET.findall(body):
+                key = (name, float(le))
+                out[key] = out.get(key, 0.0) + float(value)
     return out
 
 
@@ -434,22 +449,22 @@ def quantiles(before: dict[tuple[str, float], float], after: dict[tuple[str, flo
     return out
 
 
-async def measure(url: str, tables: list[dict[str, Any]], seconds: float, warmup: float,
+async def measure(urls: list[str], tables: list[dict[str, Any]], seconds: float, warmup: float,
                   think: float, meter: CpuMeter, nice: int = 0
                   ) -> tuple[Run, dict[str, float], float, dict[str, str]]:
     run = Run()
     stop = asyncio.Event()
     tasks = [asyncio.get_running_loop().create_task(
-        play_table(url, url, t, stop, think, run)) for t in tables]
+        play_table(urls, t, stop, think, run)) for t in tables]
     await asyncio.sleep(warmup)
     run.measuring = True
     meter.start(nice)
-    before = await scrape(url)
+    before = await scrape(urls)
     started = time.monotonic()
     await asyncio.sleep(seconds)
     run.measuring = False
     cpu = meter.stop()
-    server = quantiles(before, await scrape(url))
+    server = quantiles(before, await scrape(urls))
     elapsed = time.monotonic() - started
     stop.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -461,16 +476,26 @@ async def measure(url: str, tables: list[dict[str, Any]], seconds: float, warmup
 
 def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, Any]:
     """Start the servers, create ``count`` tables, play them, stop; the report."""
-    proc, url = (None, args.url) if args.url else start_server(args.db, processes, args.serve)
+    procs: list[subprocess.Popen[bytes]] = []
+    urls = [args.url] if args.url else []
     try:
-        tables = asyncio.run(setup(url, url, count))
-        meter = CpuMeter(proc.pid if proc else None, args.db)
+        if not args.url and args.units:  # N servers of one process each, own sessions
+            for _ in range(processes):
+                proc, url = start_server(args.db, 1, args.serve, nice=args.nice, session=True)
+                procs.append(proc)
+                urls.append(url)
+        elif not args.url:
+            proc, url = start_server(args.db, processes, args.serve)
+            procs.append(proc)
+            urls.append(url)
+        tables = asyncio.run(setup(urls[0], urls[0], count))
+        meter = CpuMeter([p.pid for p in procs], args.db)
         load_before = loadavg()
         runner = _runner()
         if args.nice:
             renice(meter.servers(), args.nice)
         run, cpu, elapsed, server = runner(measure(
-            url, tables, args.seconds, args.warmup, args.think, meter, args.nice))
+            urls, tables, args.seconds, args.warmup, args.think, meter, args.nice))
         lost = 0
         if args.db:
             saved = _saved_counts(args.db, list(run.last_seq))
@@ -481,7 +506,8 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
             return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else -1.0
 
         return {
-            "processes": processes, "tables": count, "think_s": args.think,
+            "processes": processes, "units": args.units, "tables": count,
+            "think_s": args.think,
             "seconds": round(elapsed, 1), "actions_per_s": round(run.actions / elapsed, 1),
             "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
             "server": server, "errors": len(run.errors), "error_kinds": sorted(set(run.errors))[:5],
@@ -491,8 +517,9 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
             "load_after": loadavg(),
         }
     finally:
-        if proc is not None:
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
             try:
                 proc.wait(30)
             except subprocess.TimeoutExpired:
@@ -559,6 +586,9 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=200)
     parser.add_argument("--step", type=int, default=200)
     parser.add_argument("--resolution", type=int, default=50)
+    parser.add_argument("--units", action="store_true",
+                        help="N servers of one process each, in sessions of their own (as "
+                             "systemd units), instead of one serve --workers N")
     parser.add_argument("--nice", type=int, default=0,
                         help="priority of the generator, the servers and their PostgreSQL "
                              "backends (negative needs root): for a machine others load")

@@ -1,9 +1,10 @@
 """How one server process hears what the others committed: PostgreSQL's LISTEN/NOTIFY.
 
 Every change a process saves to a table (an action, its meta or seats, a released bot
-lease) is announced on :data:`hollywood_gin.store.CHANNEL` in the same transaction, so
-the announcement exists exactly when the change does (PostgreSQL delivers NOTIFY at
-COMMIT, to every session listening).  Each process keeps one connection of its own
+lease) is announced on :data:`hollywood_gin.store.CHANNEL`: in the same transaction, or
+for the group commit's batches of actions right after their commit (``web.commit``), so
+an announcement never comes before its change (PostgreSQL delivers NOTIFY at COMMIT, to
+every session listening).  Each process keeps one connection of its own
 (psycopg 3, asynchronous, on the event loop) listening there, and hands every payload to
 its table manager, which catches its live tables up (``TableManager.follow``).
 
