@@ -48,7 +48,7 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
     "store": frozenset({"sqlalchemy", "alembic", "platformdirs"}),
     "play": frozenset({"sqlalchemy", "alembic", "platformdirs", "textual"}),
     "web": frozenset({"sqlalchemy", "alembic", "platformdirs", "starlette", "uvicorn",
-                      "prometheus_client", "markdown_it"}),
+                      "prometheus_client", "markdown_it", "orjson"}),
     "postgres": frozenset({"psycopg"}),
     "plot": frozenset({"matplotlib"}),
     "openspiel": frozenset({"pyspiel", "numpy"}),

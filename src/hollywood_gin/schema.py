@@ -28,6 +28,7 @@ __all__ = [
     "VERSION_TABLE",
     "actions_table",
     "hands_table",
+    "leases_table",
     "matches_table",
     "metadata",
     "reviews_table",
@@ -37,7 +38,7 @@ __all__ = [
 
 #: The Alembic revision these tables are (the newest migration's id; a test checks it).
 #: The store compares it with the database's without loading Alembic.
-SCHEMA_REVISION = "0002"
+SCHEMA_REVISION = "0003"
 #: Where Alembic keeps a database's revision: prefixed like our tables, so that another
 #: Alembic-managed application may share the database.
 VERSION_TABLE = "hg_alembic_version"
@@ -113,6 +114,21 @@ reviews_table = Table(
     Column("accuracy", Float, nullable=True),
     Column("points_lost", Float, nullable=False),
     Column("data", Text, nullable=False),
+)
+
+
+#: Who plays the computer at a table: one server process at a time (``holder``, a random
+#: id per process) until ``expires_at`` (seconds since the epoch by the database's clock;
+#: the holder renews it while it keeps the table).  Optimistic concurrency on
+#: ``hg_actions`` keeps the log whole regardless; the lease only keeps a second process
+#: from playing the same turn.  Added in 0003.
+leases_table = Table(
+    "hg_leases",
+    metadata,
+    Column("match_id", String(32), ForeignKey("hg_matches.id", ondelete="CASCADE"),
+           primary_key=True),
+    Column("holder", String(32), nullable=False),
+    Column("expires_at", Float, nullable=False),
 )
 
 

@@ -23,16 +23,24 @@ from typing import Any
 
 from sqlalchemy import (
     Engine,
+    Float,
     bindparam,
+    cast,
     create_engine,
     delete,
     event,
+    func,
     insert,
+    literal,
     select,
+    text,
     update,
 )
+from sqlalchemy.dialects import postgresql as pg_dialect
+from sqlalchemy.dialects import sqlite as sqlite_dialect
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
 
 from .actions import Action, parse_action
 from .errors import HollywoodGinError, IllegalActionError
@@ -43,6 +51,7 @@ from .schema import (
     SCHEMA_REVISION,
     actions_table,
     hands_table,
+    leases_table,
     matches_table,
     reviews_table,
     schema_revision,
@@ -50,18 +59,86 @@ from .schema import (
 )
 
 __all__ = [
+    "CHANNEL",
     "DB_ENV",
+    "Announcement",
     "PendingAction",
     "PersistentMatch",
     "ReviewRow",
     "Store",
     "StoreConflict",
     "StoreError",
+    "StoredAction",
     "StoredMatch",
     "default_url",
+    "parse_announcement",
 ]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
+#: The PostgreSQL channel on which a store that announces (``Store.announce``) says what
+#: it committed, in the same transaction (NOTIFY is delivered at COMMIT, and only then):
+#: server processes LISTEN on it (``hollywood_gin.web.bus``).
+CHANNEL = "hg_tables"
+#: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: longer announcements are
+#: split into several.
+_PAYLOAD_LIMIT = 7800
+
+
+#: A batch of actions committed in one statement (PostgreSQL): the batch's rows, unnested
+#: from arrays; its matches' rows locked in id order (FOR UPDATE: two servers committing
+#: to one match wait for each other, and the second then reads the first's count); the
+#: actions whose step is still free inserted, their matches' counts moved on (and their
+#: ends saved), their hands' results upserted; the ids of those that landed returned.
+_COMMIT_SQL = """
+WITH batch AS (
+  SELECT * FROM unnest(
+    CAST(%(ids)s AS varchar[]), CAST(%(seqs)s AS int[]), CAST(%(hands)s AS int[]),
+    CAST(%(players)s AS int[]), CAST(%(actions)s AS text[]), CAST(%(fin)s AS boolean[]),
+    CAST(%(winners)s AS int[]), CAST(%(totals)s AS text[]), CAST(%(kinds)s AS varchar[]),
+    CAST(%(hwinners)s AS int[]), CAST(%(knockers)s AS int[]), CAST(%(points)s AS int[]))
+    AS b(match_id, seq, hand_number, player, action, fin, winner, totals, kind, hwinner,
+         knocker, points)
+), locked AS (
+  SELECT id, action_count FROM hg_matches WHERE id = ANY(CAST(%(ids)s AS varchar[]))
+  ORDER BY id FOR UPDATE
+), ok AS (
+  SELECT b.* FROM batch b JOIN locked l ON l.id = b.match_id AND l.action_count = b.seq
+), ins AS (
+  INSERT INTO hg_actions (match_id, seq, hand_number, player, action, created_at)
+  SELECT match_id, seq, hand_number, player, action, CAST(%(now)s AS float8) FROM ok
+), upd AS (
+  UPDATE hg_matches m SET action_count = ok.seq + 1, updated_at = CAST(%(now)s AS float8),
+    status = CASE WHEN ok.fin THEN 'finished' ELSE m.status END,
+    winner = CASE WHEN ok.fin THEN ok.winner ELSE m.winner END,
+    totals = CASE WHEN ok.fin THEN ok.totals ELSE m.totals END
+  FROM ok WHERE m.id = ok.match_id
+), hands AS (
+  INSERT INTO hg_hands (match_id, hand_number, kind, winner, knocker, points)
+  SELECT match_id, hand_number, kind, hwinner, knocker, points FROM ok WHERE kind IS NOT NULL
+  ON CONFLICT (match_id, hand_number) DO UPDATE SET kind = excluded.kind,
+    winner = excluded.winner, knocker = excluded.knocker, points = excluded.points
+)"""
+#: ... and announced on the channel (payloads of 60 lines at most: under 8000 bytes).
+_ANNOUNCE_SQL = """, lines AS (
+  SELECT 'a ' || match_id || ' ' || seq || ' ' || hand_number || ' ' || player || ' '
+         || action AS line, row_number() OVER () - 1 AS n FROM ok
+), notes AS (
+  SELECT pg_notify(CAST(%(channel)s AS text),
+                   CAST(%(sender)s AS text) || chr(10) || string_agg(line, chr(10)))
+  FROM lines GROUP BY n / 60
+)
+SELECT array_agg(match_id) FROM ok, (SELECT count(*) FROM notes) AS announced
+"""
+_QUIET_SQL = """
+SELECT array_agg(match_id) FROM ok
+"""
+#: Committed actions announced afterwards, in a transaction of their own.  PostgreSQL
+#: serialises the commits of every transaction that NOTIFYs (a lock held until the commit
+#: is on the disk, so that announcements are queued in commit order): announced inside the
+#: commits, all the processes' commits would wait for each other's disk flushes in turn.
+_ANNOUNCE_AFTER_SQL = """
+SELECT pg_notify(CAST(%(channel)s AS text), p) FROM unnest(CAST(%(payloads)s AS text[])) AS p
+"""
 
 
 class StoreError(HollywoodGinError):
@@ -142,6 +219,42 @@ class PendingAction:
     finished: tuple[int | None, tuple[int, int]] | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Announcement:
+    """One line of a NOTIFY payload: ``kind`` is ``a`` (an action committed: its ``seq``,
+    ``hand_number``, ``player`` and ``action``), ``m`` (the match's row changed: meta,
+    status or seats) or ``l`` (its bot lease was released)."""
+
+    kind: str
+    match_id: str
+    seq: int = -1
+    hand_number: int = 0
+    player: int = 0
+    action: str = ""
+
+
+def _action_line(item: PendingAction) -> str:
+    return f"a {item.match_id} {item.seq} {item.hand_number} {item.player} {item.action}"
+
+
+def parse_announcement(payload: str) -> tuple[str, list[Announcement]]:
+    """The sender and the lines of a payload on :data:`CHANNEL` (lines it cannot read are
+    skipped: a listener must never fail on a payload)."""
+    sender, _, body = payload.partition("\n")
+    out = []
+    for line in body.split("\n"):
+        kind, _, rest = line.partition(" ")
+        try:
+            if kind == "a":
+                match_id, seq, hand, player, action = rest.split(" ", 4)
+                out.append(Announcement("a", match_id, int(seq), int(hand), int(player), action))
+            elif kind in ("m", "l") and rest:
+                out.append(Announcement(kind, rest))
+        except ValueError:
+            continue
+    return sender, out
+
+
 class Store:
     """A connection to the saved-games database.
 
@@ -153,6 +266,9 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
+        #: Set to a sender id to NOTIFY :data:`CHANNEL` of every change (PostgreSQL only):
+        #: what a server process does so that the others serving a table follow it.
+        self.announce: str | None = None
         try:
             kwargs: dict[str, Any] = {"future": True}
             if self.url.startswith("sqlite"):
@@ -176,6 +292,9 @@ class Store:
             except StoreError:
                 self.engine.dispose()
                 raise
+        self.postgresql = self.engine.dialect.name == "postgresql"
+        #: The same pool, each statement its own transaction (the one-statement commit).
+        self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -184,6 +303,49 @@ class Store:
     def _tx(self) -> Iterator[Connection]:
         with self.engine.begin() as conn:
             yield conn
+
+    @contextmanager
+    def _write_tx(self) -> Iterator[Connection]:
+        """A transaction that writes after it reads: on SQLite it takes the write lock first
+        (pysqlite would begin only at the first write, after the read)."""
+        with self.engine.begin() as conn:
+            if not self.postgresql and self.url.startswith("sqlite"):
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            yield conn
+
+    def _notify(self, conn: Connection, lines: Sequence[str]) -> None:
+        """Announce ``lines`` on :data:`CHANNEL` when this transaction commits."""
+        if self.announce is None or not self.postgresql or not lines:
+            return
+        conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) "
+                          "AS p"), {"channel": CHANNEL, "payloads": self._payloads(lines)})
+
+    def _payloads(self, lines: Sequence[str]) -> list[str]:
+        """``lines`` in payloads under PostgreSQL's limit, each headed by the sender."""
+        sender = self.announce or ""
+        payloads, current, size = [], [sender], len(sender)
+        for line in lines:
+            if size + len(line) + 1 > _PAYLOAD_LIMIT and len(current) > 1:
+                payloads.append("\n".join(current))
+                current, size = [sender], len(sender)
+            current.append(line)
+            size += len(line) + 1
+        payloads.append("\n".join(current))
+        return payloads
+
+    def announcement(self, landed: Sequence[PendingAction]) -> tuple[str, dict[str, Any]]:
+        """The statement (psycopg's style) that announces actions committed already, and its
+        parameters: for a writer that commits a batch without announcing it
+        (``commit_statement(..., announce=False)``) and announces it right after, in a
+        transaction of its own that need not wait for the disk."""
+        return _ANNOUNCE_AFTER_SQL, {
+            "channel": CHANNEL, "payloads": self._payloads([_action_line(i) for i in landed])}
+
+    def _db_now(self) -> ColumnElement[float]:
+        """Now, by the database's clock on PostgreSQL (one clock for every machine)."""
+        if self.postgresql:
+            return cast(func.extract("epoch", func.clock_timestamp()), Float)
+        return literal(time.time(), Float)
 
     # -- matches -------------------------------------------------------------------
 
@@ -236,33 +398,102 @@ class Store:
         """Commit actions of several matches in one transaction, all or none (group commit:
         a server pays one disk flush for many tables).  Raises like :meth:`append_action`
         for the first that cannot be saved; then nothing of the batch is saved."""
-        now = time.time()
-        if len({item.match_id for item in pending}) != len(pending):
-            raise StoreError("a batch may hold one action per match")
+        self._check_batch(pending)
         try:
-            with self._tx() as conn:
-                self._append_batch(conn, pending, now)
+            with self._write_tx() as conn:
+                self._append_batch(conn, pending, time.time(), partial=False)
         except IntegrityError:
             raise StoreConflict("an action of the batch is saved already") from None
 
-    def _append_batch(self, conn: Connection, pending: Sequence[PendingAction], now: float
-                      ) -> None:
-        """:meth:`_append_in` for many matches in a few statements (one round trip each)."""
-        ids = [item.match_id for item in pending]
-        counts = dict(conn.execute(
-            select(matches_table.c.id, matches_table.c.action_count)
-            .where(matches_table.c.id.in_(ids))
-        ).all())
+    def commit_actions(self, pending: Sequence[PendingAction]) -> set[str]:
+        """Commit actions of several matches in one transaction, except those another writer
+        beat to their step: returns the ids of those matches (stale: nothing of theirs is
+        saved), the others are committed.  Optimistic concurrency across processes: the
+        matches' rows are locked (in id order) while their counts are checked, so two
+        servers racing on one table serialise there and exactly one lands.
+
+        On PostgreSQL the whole batch (its hands' results and its matches' ends, and the
+        announcement) is one statement, so one round trip (:data:`_COMMIT_SQL`)."""
+        self._check_batch(pending)
+        if not pending:
+            return set()
+        try:
+            if self.postgresql:
+                return self._commit_pg(pending, time.time())
+            with self._write_tx() as conn:
+                return self._append_batch(conn, pending, time.time(), partial=True)
+        except IntegrityError:  # a writer that skipped the row lock (append_action)
+            raise StoreConflict("an action of the batch is saved already") from None
+
+    def _commit_pg(self, pending: Sequence[PendingAction], now: float) -> set[str]:
+        sql, params = self.commit_statement(pending, now)
+        with self._autocommit.connect() as conn:
+            landed = conn.exec_driver_sql(sql, params).scalar()
+        return {item.match_id for item in pending} - set(landed or ())
+
+    def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None,
+                         *, announce: bool = True) -> tuple[str, dict[str, Any]]:
+        """The one statement (PostgreSQL, psycopg's parameter style) that commits a batch as
+        :meth:`commit_actions` does, and its parameters; it returns one row holding the
+        array of the ids whose action landed.  For a server that runs it on a connection
+        of its own (``web.commit``: asynchronously, on its event loop).  ``announce=False``
+        leaves the announcement out (:meth:`announcement` makes it after the commit)."""
+        def column(get: Callable[[PendingAction], Any]) -> list[Any]:
+            return [get(item) for item in pending]
+
+        def result(item: PendingAction) -> HandResult | None:
+            return item.hand_result
+
+        params: dict[str, Any] = {
+            "ids": column(lambda i: i.match_id), "seqs": column(lambda i: i.seq),
+            "hands": column(lambda i: i.hand_number), "players": column(lambda i: i.player),
+            "actions": column(lambda i: i.action),
+            "fin": column(lambda i: i.finished is not None),
+            "winners": column(lambda i: None if i.finished is None else i.finished[0]),
+            "totals": column(lambda i: None if i.finished is None
+                             else json.dumps(list(i.finished[1]))),
+            "kinds": column(lambda i: None if (r := result(i)) is None else r.kind),
+            "hwinners": column(lambda i: None if (r := result(i)) is None else r.winner),
+            "knockers": column(lambda i: None if (r := result(i)) is None else r.knocker),
+            "points": column(lambda i: None if (r := result(i)) is None else r.points),
+            "now": time.time() if now is None else now,
+        }
+        if self.announce is not None and announce:
+            params.update(channel=CHANNEL, sender=self.announce)
+            return _COMMIT_SQL + _ANNOUNCE_SQL, params
+        return _COMMIT_SQL + _QUIET_SQL, params
+
+    @staticmethod
+    def _check_batch(pending: Sequence[PendingAction]) -> None:
+        if len({item.match_id for item in pending}) != len(pending):
+            raise StoreError("a batch may hold one action per match")
+
+    def _append_batch(self, conn: Connection, pending: Sequence[PendingAction], now: float,
+                      *, partial: bool) -> set[str]:
+        """:meth:`_append_in` for many matches in a few statements (one round trip each);
+        with ``partial``, the stale ones are left out (and returned) instead of raising."""
+        ids = sorted({item.match_id for item in pending})
+        query = (select(matches_table.c.id, matches_table.c.action_count)
+                 .where(matches_table.c.id.in_(ids)).order_by(matches_table.c.id))
+        if self.postgresql:
+            query = query.with_for_update()  # in id order: two batches never deadlock
+        counts = dict(conn.execute(query).all())
+        stale: set[str] = set()
         for item in pending:
             if item.match_id not in counts:
                 raise StoreError(f"no saved match {item.match_id!r}")
             if counts[item.match_id] != item.seq:
-                raise StoreConflict(f"match {item.match_id} has {counts[item.match_id]} actions "
-                                    f"saved; cannot save action {item.seq}")
+                if not partial:
+                    raise StoreConflict(f"match {item.match_id} has {counts[item.match_id]} "
+                                        f"actions saved; cannot save action {item.seq}")
+                stale.add(item.match_id)
+        todo = [item for item in pending if item.match_id not in stale]
+        if not todo:
+            return stale
         conn.execute(insert(actions_table), [
             {"match_id": i.match_id, "seq": i.seq, "hand_number": i.hand_number,
-             "player": i.player, "action": i.action, "created_at": now} for i in pending])
-        plain = [i for i in pending if i.finished is None]
+             "player": i.player, "action": i.action, "created_at": now} for i in todo])
+        plain = [i for i in todo if i.finished is None]
         if plain:
             result = conn.execute(
                 update(matches_table)
@@ -273,9 +504,11 @@ class Store:
             )
             if result.rowcount not in (-1, len(plain)):
                 raise StoreConflict("a match changed while saving the batch")
-        for item in pending:
+        for item in todo:
             if item.finished is not None or item.hand_result is not None:
                 self._finish_in(conn, item, now)
+        self._notify(conn, [_action_line(item) for item in todo])
+        return stale
 
     def _finish_in(self, conn: Connection, item: PendingAction, now: float) -> None:
         """The rarer rows of an action already inserted: its hand's result, the match's end."""
@@ -336,6 +569,7 @@ class Store:
                 winner=hand_result.winner, knocker=hand_result.knocker,
                 points=hand_result.points,
             ))
+        self._notify(conn, [_action_line(item)])
 
     def truncate(self, match_id: str, keep: int) -> None:
         """Forget every action from ``keep`` on (undo), and the results of the hands they ended."""
@@ -372,6 +606,7 @@ class Store:
             meta.update(changes)
             conn.execute(update(matches_table).where(matches_table.c.id == match_id)
                          .values(meta=json.dumps(meta)))
+            self._notify(conn, [f"m {match_id}"])
 
     def update_meta(
         self,
@@ -383,11 +618,9 @@ class Store:
         """Change a match's meta in place with ``change`` (and its status, if given), in one
         transaction with the row locked, so that two seats (or two servers) changing it at
         once never lose each other's change.  Returns the meta as saved."""
-        with self._tx() as conn:
-            if self.url.startswith("sqlite"):
-                # pysqlite would begin only at the UPDATE, after the read: take the write
-                # lock first, so the read and the write are one step for other connections.
-                conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # On SQLite the write lock is taken first, so the read and the write are one step
+        # for other connections; on PostgreSQL the row is locked (FOR UPDATE).
+        with self._write_tx() as conn:
             raw = conn.execute(
                 select(matches_table.c.meta).where(matches_table.c.id == match_id)
                 .with_for_update()
@@ -401,12 +634,14 @@ class Store:
                 values.update(status=status, updated_at=time.time())
             conn.execute(update(matches_table).where(matches_table.c.id == match_id)
                          .values(**values))
+            self._notify(conn, [f"m {match_id}"])
         return meta
 
     def set_status(self, match_id: str, status: str) -> None:
         with self._tx() as conn:
             conn.execute(update(matches_table).where(matches_table.c.id == match_id)
                          .values(status=status, updated_at=time.time()))
+            self._notify(conn, [f"m {match_id}"])
 
     def load(self, match_id: str) -> StoredMatch:
         with self.engine.connect() as conn:
@@ -417,6 +652,23 @@ class Store:
                 select(actions_table).where(actions_table.c.match_id == match_id)
                 .order_by(actions_table.c.seq)
             ).all()
+        return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
+                                  for a in acts))
+
+    def load_since(self, match_id: str, seq: int) -> StoredMatch:
+        """The match row and only the actions from ``seq`` on: what a server that has the
+        first ``seq`` in memory needs to catch up (:meth:`PersistentMatch.catch_up`)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).first()
+            if row is None:
+                raise StoreError(f"no saved match {match_id!r}")
+            acts: Sequence[Any] = ()
+            if row.action_count > seq:
+                acts = conn.execute(
+                    select(actions_table).where(actions_table.c.match_id == match_id,
+                                                actions_table.c.seq >= seq)
+                    .order_by(actions_table.c.seq)
+                ).all()
         return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
                                   for a in acts))
 
@@ -497,6 +749,7 @@ class Store:
         with self._tx() as conn:
             conn.execute(insert(seats_table).values(
                 match_id=match_id, seat=seat, token_hash=_hash_token(token), name=name))
+            self._notify(conn, [f"m {match_id}"])
         return token
 
     def reset_seat_token(self, match_id: str, seat: int) -> str:
@@ -523,6 +776,60 @@ class Store:
             rows = conn.execute(select(seats_table.c.seat, seats_table.c.name).where(
                 seats_table.c.match_id == match_id)).all()
         return {int(seat): str(name) for seat, name in rows}
+
+    # -- bot leases (hg_leases) -------------------------------------------------------
+
+    def acquire_lease(self, match_id: str, holder: str, seconds: float) -> bool:
+        """Take (or renew) the lease on playing the computer at a match for ``seconds``:
+        True if ``holder`` has it now, False while another holder's has not expired."""
+        now = self._db_now()
+        make = pg_dialect.insert if self.postgresql else sqlite_dialect.insert
+        new = make(leases_table).values(match_id=match_id, holder=holder,
+                                        expires_at=now + seconds)
+        stmt = new.on_conflict_do_update(
+            index_elements=[leases_table.c.match_id],
+            set_={"holder": new.excluded.holder, "expires_at": new.excluded.expires_at},
+            where=(leases_table.c.holder == holder) | (leases_table.c.expires_at < now),
+        ).returning(leases_table.c.holder)
+        with self._tx() as conn:
+            return conn.execute(stmt).first() is not None
+
+    def renew_leases(self, holder: str, match_ids: Sequence[str], seconds: float) -> set[str]:
+        """Extend ``holder``'s leases on ``match_ids``; returns those it still holds (one
+        it let expire and another took is not among them)."""
+        if not match_ids:
+            return set()
+        with self._tx() as conn:
+            rows = conn.execute(
+                update(leases_table)
+                .where(leases_table.c.holder == holder, leases_table.c.match_id.in_(match_ids))
+                .values(expires_at=self._db_now() + seconds)
+                .returning(leases_table.c.match_id)
+            ).all()
+        return {str(row[0]) for row in rows}
+
+    def release_lease(self, match_id: str, holder: str) -> None:
+        """Give up ``holder``'s lease on a match (and say so, for a process waiting on it)."""
+        with self._tx() as conn:
+            gone = conn.execute(delete(leases_table).where(
+                leases_table.c.match_id == match_id, leases_table.c.holder == holder))
+            if gone.rowcount:
+                self._notify(conn, [f"l {match_id}"])
+
+    def release_leases(self, holder: str) -> None:
+        """Give up every lease of ``holder`` (a server shutting down)."""
+        with self._tx() as conn:
+            rows = conn.execute(delete(leases_table).where(leases_table.c.holder == holder)
+                                .returning(leases_table.c.match_id)).all()
+            self._notify(conn, [f"l {row[0]}" for row in rows])
+
+    def lease_of(self, match_id: str) -> tuple[str, float] | None:
+        """Who holds the match's lease and for how many more seconds (negative: expired)."""
+        with self._tx() as conn:
+            row = conn.execute(select(leases_table.c.holder,
+                                      leases_table.c.expires_at - self._db_now())
+                               .where(leases_table.c.match_id == match_id)).first()
+        return None if row is None else (str(row[0]), float(row[1]))
 
     # -- engine ------------------------------------------------------------------------
 
@@ -557,8 +864,14 @@ class PersistentMatch:
         self.meta = dict(stored.meta)
         self.kind = stored.kind
         self.match = Match(rules=stored.rules, seed=stored.seed, first_dealer=stored.first_dealer)
-        for act in stored.actions:
+        self.action_count = 0
+        self._replay(stored.actions)
+
+    def _replay(self, actions: Sequence[StoredAction]) -> None:
+        for act in actions:
             try:
+                if act.seq != self.action_count:
+                    raise StoreError(f"action {act.seq} follows action {self.action_count - 1}")
                 if self.match.hand.is_over:
                     self.match.next_hand()
                 if len(self.match.hands) != act.hand_number:
@@ -567,9 +880,24 @@ class PersistentMatch:
                 self.match.apply(parse_action(act.action), act.player)
             except HollywoodGinError as exc:
                 raise StoreError(
-                    f"saved match {stored.id} does not replay at action {act.seq} "
+                    f"saved match {self.id} does not replay at action {act.seq} "
                     f"({act.action!r}): {exc}") from None
-        self.action_count = len(stored.actions)
+            self.action_count += 1
+
+    def catch_up_one(self, action: StoredAction) -> None:
+        """Apply one action another writer committed, as announced: it must be the next
+        one (:class:`StoreError` otherwise, and when it does not replay)."""
+        self._replay((action,))
+
+    def catch_up(self, stored: StoredMatch) -> int:
+        """Apply the actions of ``stored`` (from :meth:`Store.load_since`) that this match
+        has not got yet, and take its meta: another process committed them.  Returns how
+        many were applied.  A log that does not follow on raises :class:`StoreError` (the
+        caller opens the match again)."""
+        new = [act for act in stored.actions if act.seq >= self.action_count]
+        self._replay(new)
+        self.meta = dict(stored.meta)
+        return len(new)
 
     def act(self, action: Action, player: int | None = None) -> HandResult | None:
         """Check, commit, then apply an action (dealing the next hand first if one ended).

@@ -4,29 +4,35 @@ from __future__ import annotations
 
 import argparse
 import inspect
-from collections.abc import Sequence
 from typing import Any
 
 import uvicorn
 from hg_web_support import bot_factory
 
 from hollywood_gin.store import PendingAction, Store
+from hollywood_gin.web import commands
 from hollywood_gin.web.app import create_app
 from hollywood_gin.web.commands import WS_MAX_SIZE, serve_origins
 
 
-class FlakyStore(Store):
-    """A store whose first commit of a person's discard (or pass) is saved but answered
-    with an error, as when the connection to the database drops after its COMMIT."""
+def flaky_commits() -> None:
+    """The server's first commit of a person's discard (or pass) is saved but answered with
+    an error, as when the connection to the database drops after its COMMIT (at the group
+    commit's one way in, whichever the backend)."""
+    from hollywood_gin.web.commit import StoreRunner
 
-    failed = False
+    real = StoreRunner._commit_batch
+    failed = [False]
 
-    def append_actions(self, pending: Sequence[PendingAction]) -> None:
-        super().append_actions(pending)
-        if not self.failed and any(p.player == 0 and (p.action == "pass" or p.action
-                                                      .startswith("discard")) for p in pending):
-            self.failed = True
+    async def commit(self: StoreRunner, items: list[PendingAction]) -> set[str]:
+        stale = await real(self, items)
+        if not failed[0] and any(p.player == 0 and (p.action == "pass" or p.action
+                                                    .startswith("discard")) for p in items):
+            failed[0] = True
             raise RuntimeError("the connection was lost after the commit")
+        return stale
+
+    StoreRunner._commit_batch = commit  # type: ignore[method-assign]
 
 
 def main() -> None:
@@ -41,12 +47,14 @@ def main() -> None:
     parser.add_argument("--pending-sockets", type=int, default=8)
     parser.add_argument("--flaky-store", action="store_true")
     parser.add_argument("--review-deals", type=int, default=4)  # few: tests stay fast
+    parser.add_argument("--lease-seconds", type=float, default=6.0)
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
     options: dict[str, Any] = {
         "bot_delay": args.bot_delay, "message_rate": args.message_rate,
         "message_burst": args.message_burst, "table_rate": args.table_rate,
-        "table_burst": args.table_burst, "pending_sockets": args.pending_sockets}
+        "table_burst": args.table_burst, "pending_sockets": args.pending_sockets,
+        "lease_seconds": args.lease_seconds}
     try:
         from hollywood_gin.review import ReviewSettings
 
@@ -57,11 +65,14 @@ def main() -> None:
         pass
     # Only what this server's create_app takes (the tests may be run against an older one).
     takes = inspect.signature(create_app).parameters
-    store = FlakyStore(args.db) if args.flaky_store else Store(args.db)
+    if args.flaky_store:
+        flaky_commits()
+    store = Store(args.db)
     app = create_app(store=store, allowed_origins=origins, bot_factory=bot_factory,
                      **{k: v for k, v in options.items() if k in takes})
     uvicorn.run(app, host="127.0.0.1", port=args.port, ws_max_size=WS_MAX_SIZE,
-                log_level="warning", access_log=False)
+                ws_per_message_deflate=getattr(commands, "WS_DEFLATE", True), log_level="warning",
+                access_log=False)
 
 
 if __name__ == "__main__":

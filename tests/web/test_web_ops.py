@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import socket
 import subprocess
@@ -82,8 +83,8 @@ def test_a_json_line_carries_the_event_and_no_card() -> None:
     event.event, event.fields = "hand_ended", {"table": "ab12", "how": "gin", "points": 31}
     assert json.loads(JsonFormatter().format(event)) == {
         "ts": json.loads(JsonFormatter().format(event))["ts"], "level": "info",
-        "logger": "hollywood_gin.web.events", "event": "hand_ended", "table": "ab12",
-        "how": "gin", "points": 31}
+        "logger": "hollywood_gin.web.events", "pid": os.getpid(), "event": "hand_ended",
+        "table": "ab12", "how": "gin", "points": 31}
 
 
 def test_the_log_config_is_refused_for_an_unknown_format() -> None:
@@ -153,6 +154,31 @@ def test_health_ready_and_metrics_answer(store_url: str) -> None:
     assert live[("hollywood_gin_tables_created_total", (("opponent", "computer"),))] == 1
     assert live[("hollywood_gin_websockets_total", ())] == 1
     assert live[("hollywood_gin_db_errors_total", ())] == 0
+
+
+def test_a_blocked_event_loop_shows_in_the_lag_histogram(tmp_path: Path) -> None:
+    """A synchronous call that holds the loop (what a store call on the loop would do) is
+    seen as lag: the loop can only wake later than asked, never earlier."""
+    import asyncio
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    ops = Ops(store)
+
+    async def run() -> None:
+        await ops.start()
+        await asyncio.sleep(0)  # the watcher's first sleep has begun
+        time.sleep(0.6)  # holds the loop past the watcher's wake-up
+        await asyncio.sleep(0.1)
+        await ops.stop()
+
+    try:
+        asyncio.run(run())
+        live = _samples(ops.metrics.render().decode())
+    finally:
+        store.close()
+    count = live[("hollywood_gin_event_loop_lag_seconds_count", ())]
+    under = live[("hollywood_gin_event_loop_lag_seconds_bucket", (("le", "0.25"),))]
+    assert count >= 1 and under < count  # one look came back over 0.35 s late
 
 
 def test_readyz_is_503_when_the_schema_is_not_this_release(tmp_path: Path) -> None:

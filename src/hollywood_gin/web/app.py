@@ -28,6 +28,7 @@ from .. import i18n
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreError
 from .language import LanguageMiddleware, catalogue_response, index_page, seat_language
+from .leases import LEASE_SECONDS
 from .limits import (
     TABLE_BURST,
     TABLE_RATE,
@@ -130,6 +131,7 @@ def create_app(
     pending_sockets: int = UNGREETED_SOCKETS,
     review_settings: ReviewSettings | None = None,
     review_workers: int = 1,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> Starlette:
     """The web app over one store.
 
@@ -141,9 +143,12 @@ def create_app(
     client address may create; ``pending_sockets`` the WebSockets one address may hold
     open before they say hello (0: no bound); ``review_settings`` how hard the game
     review looks and ``review_workers`` the processes that make reviews (reviews.py).
+    ``lease_seconds``: how long a process's claim to play the computer at a table
+    outlives its last renewal (how soon another process takes over from one that died).
     """
     the_store = store if store is not None else Store(db_url)
-    manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay)
+    manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay,
+                           lease_seconds=lease_seconds)
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
     reviewer = Reviewer(manager, settings=review_settings, workers=review_workers)
     lobby = Lobby(manager, reviewer.method)
@@ -290,8 +295,12 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await manager.start()  # follow the other processes (PostgreSQL)
+        await ops.start()
         yield
         reviewer.close()
+        await ops.stop()
+        await manager.stop()
         manager.close()
         if store is None:
             the_store.close()

@@ -8,9 +8,15 @@ build its parser); Starlette, uvicorn and SQLAlchemy are imported when
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ipaddress
+import json
 import os
+import shutil
 import socket
+import tempfile
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import urlsplit
 
 from ..cli import number, whole
@@ -25,9 +31,16 @@ DB_ENV = "HOLLYWOOD_GIN_DB"
 #: Origins allowed to open tables, separated by spaces (what --origin adds to): a
 #: deployment's environment file names its public origin once for every process.
 ORIGINS_ENV = "HOLLYWOOD_GIN_ORIGINS"
+#: The default of --workers: a deployment's environment file sets it for every unit.
+WORKERS_ENV = "HOLLYWOOD_GIN_WORKERS"
+MAX_WORKERS = 64
 #: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
 #: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
 WS_MAX_SIZE = 1 << 20
+#: No permessage-deflate: a state frame is a few KiB, and compressing each one cost the
+#: server about a tenth of its CPU under load (benchmarks/bench_web.py), more than the
+#: bytes are worth.
+WS_DEFLATE = False
 
 
 def serve_origins(host: str, port: int, extra: list[str]) -> list[str] | None:
@@ -71,6 +84,19 @@ def _env_origins() -> list[str]:
     return out
 
 
+def _workers(given: int | None) -> int:
+    """--workers, else ``$HOLLYWOOD_GIN_WORKERS`` (checked like --workers), else 1."""
+    if given is not None:
+        return given
+    text = os.environ.get(WORKERS_ENV, "").strip()
+    if not text:
+        return 1
+    try:
+        return whole(1, MAX_WORKERS)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise HollywoodGinError(f"${WORKERS_ENV}: {exc}") from None
+
+
 def _check_address(host: str, port: int) -> None:
     """Refuse, in one line and before anything starts, an address the server could not
     listen on (uvicorn would log its failure over several lines after starting up)."""
@@ -94,28 +120,70 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..store import Store
-    from .app import create_app
     from .ops import log_config
+    from .solo import SqliteLock, sqlite_path
+    from .worker import SERVE_ENV
 
     if not args.host.strip():
         raise HollywoodGinError(_("--host must not be empty"))
     _check_address(args.host, args.port)
     origins = serve_origins(args.host, args.port, _env_origins() + args.origin)
     config = log_config(args.log_format, args.log_level, args.access_log)
-    store = Store(args.db or os.environ.get(DB_ENV) or None)
-    app = create_app(store=store, allowed_origins=origins, bot_delay=args.bot_delay,
-                     message_rate=args.message_rate, message_burst=args.message_burst,
-                     table_rate=args.table_rate, table_burst=args.table_burst,
-                     pending_sockets=args.pending_sockets,
-                     review_workers=args.review_workers)
-    print(f"hollywood-gin: serving on http://{args.host}:{args.port}/ (store {_safe(store.url)})",
-          flush=True)
-    try:
-        uvicorn.run(app, host=args.host, port=args.port, ws_max_size=WS_MAX_SIZE,
-                    log_config=config, access_log=args.access_log, lifespan="on")
-    finally:
+    url = args.db or os.environ.get(DB_ENV) or None
+    workers = _workers(args.workers)
+    options: dict[str, Any] = {
+        "allowed_origins": origins, "bot_delay": args.bot_delay,
+        "message_rate": args.message_rate, "message_burst": args.message_burst,
+        "table_rate": args.table_rate, "table_burst": args.table_burst,
+        "pending_sockets": args.pending_sockets, "review_workers": args.review_workers}
+    run: dict[str, Any] = {"host": args.host, "port": args.port, "ws_max_size": WS_MAX_SIZE,
+                           "ws_per_message_deflate": WS_DEFLATE, "log_config": config,
+                           "access_log": args.access_log, "lifespan": "on"}
+    with contextlib.ExitStack() as stack:
+        # SQLite serves one process: a second server on the same file is refused here,
+        # before it opens the database (the lock dies with its holder, even by SIGKILL).
+        database = sqlite_path(url or _default_url())
+        if database is not None:
+            if workers > 1:
+                raise HollywoodGinError(_(
+                    "--workers {n} needs PostgreSQL: SQLite serves one process "
+                    "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=workers))
+            stack.enter_context(SqliteLock(database))
+        store = Store(url)  # checks the database and its schema, once, before any worker
+        stack.callback(store.close)
+        where = f"http://{args.host}:{args.port}/"
+        if workers == 1:
+            from .app import create_app
+
+            app = create_app(store=store, **options)
+            print(f"hollywood-gin: serving on {where} (store {_safe(store.url)})", flush=True)
+            uvicorn.run(app, workers=1, **run)
+            return 0
         store.close()
+        metrics = stack.enter_context(_metrics_dir())
+        os.environ[SERVE_ENV] = json.dumps({"db_url": store.url, **options})
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics
+        print(f"hollywood-gin: serving on {where} with {workers} processes (store "
+              f"{_safe(store.url)})", flush=True)
+        uvicorn.run("hollywood_gin.web.worker:create_worker_app", factory=True,
+                    workers=workers, **run)
     return 0
+
+
+def _default_url() -> str:
+    from ..store import default_url
+
+    return default_url()
+
+
+@contextlib.contextmanager
+def _metrics_dir() -> Iterator[str]:
+    """A fresh directory for the workers' metric files (summed at each scrape)."""
+    folder = tempfile.mkdtemp(prefix="hollywood-gin-metrics-")
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _safe(url: str) -> str:
@@ -144,6 +212,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="an origin allowed to open tables, like https://gin.example.com "
                        "(repeatable; needed behind a proxy or on a public name; also read, "
                        f"space-separated, from ${ORIGINS_ENV})")
+    serve.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None, metavar="N",
+                       help=f"server processes on this machine, sharing the port (default: "
+                       f"${WORKERS_ENV}, else 1); more than one needs PostgreSQL. Several "
+                       "machines may serve the same --db too")
     serve.add_argument("--bot-delay", type=number(0, 10), default=0.6, metavar="SECONDS",
                        help="pause before each computer action, 0 to 10 (0.6)")
     serve.add_argument("--message-rate", type=number(0), default=MESSAGE_RATE,

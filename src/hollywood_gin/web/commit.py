@@ -1,16 +1,33 @@
 """The store seen from the event loop: blocking calls on a small thread pool, and group
-commit (the actions of many tables that arrive together share one transaction)."""
+commit (the actions of many tables that arrive together share one transaction).
+
+A batch is committed like ``Store.commit_actions``: an action another process saved
+first at its step (stale) fails alone with :class:`StoreConflict`; the rest of the batch
+is committed.  On PostgreSQL the batch is one statement (``Store.commit_statement``) run
+on a connection of the writer's own, asynchronously on the event loop: no thread to wake
+and no lock to share with one, which under load is most of a commit's wait.  A batch
+that fails is tried again one action at a time through the store (its pool, a thread).
+The other processes are told of a committed batch right after it, on a second
+connection (``StoreRunner._announce``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..store import PendingAction, Store
+from ..store import PendingAction, Store, StoreConflict
+from .bus import connect_args
+
+if TYPE_CHECKING:
+    from psycopg import AsyncConnection
 
 __all__ = ["MAX_BATCH", "StoreRunner"]
+
+log = logging.getLogger("hollywood_gin.web")
 
 MAX_BATCH = 256
 
@@ -27,6 +44,10 @@ class StoreRunner:
         self._executor = ThreadPoolExecutor(store_workers, thread_name_prefix="hg-store")
         self._pending: list[tuple[PendingAction, asyncio.Future[None]]] = []
         self._writer: asyncio.Task[None] | None = None
+        self._conn: AsyncConnection[Any] | None = None  # the writer's (PostgreSQL)
+        self._notifier: AsyncConnection[Any] | None = None  # its announcements
+        #: Told of a database error on the writer's connection (ops counts them).
+        self.db_error: Callable[[str, BaseException], None] = lambda operation, exc: None
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a blocking store call off the event loop."""
@@ -51,23 +72,93 @@ class StoreRunner:
             while self._pending:
                 batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
                 try:
-                    await self.run(self.store.append_actions, [item for item, _ in batch])
+                    stale = await self._commit_batch([item for item, _ in batch])
                 except Exception:  # find out which one could not be saved
                     for item, future in batch:
                         try:
-                            await self.run(self.store.append_actions, [item])
+                            lost = await self.run(self.store.commit_actions, [item])
                         except Exception as exc:
-                            if not future.done():  # its caller may have gone (cancelled)
-                                future.set_exception(exc)
+                            _settle(future, exc)
                         else:
-                            if not future.done():
-                                future.set_result(None)
+                            _settle(future, _stale(item) if lost else None)
                 else:
-                    for _, future in batch:
-                        if not future.done():
-                            future.set_result(None)
+                    for item, future in batch:
+                        _settle(future, _stale(item) if item.match_id in stale else None)
         finally:
             self._writer = None
 
+    async def _commit_batch(self, items: list[PendingAction]) -> set[str]:
+        """Commit a batch; the ids of its stale actions' matches."""
+        if not self.store.postgresql:
+            return await self.run(self.store.commit_actions, items)
+        import psycopg
+
+        try:
+            if self._conn is None or self._conn.closed:
+                self._conn = await psycopg.AsyncConnection.connect(
+                    autocommit=True, **connect_args(self.store))
+            sql, params = self.store.commit_statement(items, announce=False)
+            cursor = await self._conn.execute(sql, params)
+            row = await cursor.fetchone()
+        except psycopg.IntegrityError:  # a writer that skipped the row lock
+            raise StoreConflict("an action of the batch is saved already") from None
+        except psycopg.Error as exc:
+            self.db_error("commit", exc)
+            await self.close_writer()
+            raise
+        landed = set(row[0] or ()) if row is not None else set()
+        if landed and self.store.announce is not None:
+            await self._announce([item for item in items if item.match_id in landed])
+        return {item.match_id for item in items} - landed
+
+    async def _announce(self, landed: list[PendingAction]) -> None:
+        """Announce committed actions to the other processes, in a transaction of their own
+        that does not wait for the disk (``synchronous_commit`` off: an announcement is
+        not data; the actions are on the disk already).  Kept out of the commit, the
+        commits of many processes do not queue for PostgreSQL's NOTIFY lock one disk flush
+        at a time.  Should it fail, or the process die first, the other processes still
+        catch up: the table's next announcement shows them a gap, a reconnecting seat
+        reads the log."""
+        import psycopg
+
+        try:
+            if self._notifier is None or self._notifier.closed:
+                kwargs = connect_args(self.store)
+                options = f"{kwargs.pop('options', '')} -c synchronous_commit=off".strip()
+                self._notifier = await psycopg.AsyncConnection.connect(
+                    autocommit=True, options=options, **kwargs)
+            sql, params = self.store.announcement(landed)
+            await self._notifier.execute(sql, params)
+        except psycopg.Error as exc:  # committed all the same: the caller must not retry
+            self.db_error("announce", exc)
+            log.warning("announcing %d committed actions failed (%s): the other processes "
+                        "catch up at the next one", len(landed), type(exc).__name__)
+            conn, self._notifier = self._notifier, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+
+    async def close_writer(self) -> None:
+        """Close the writer's connections (new ones are made at the next commit)."""
+        for conn in (self._conn, self._notifier):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+        self._conn = self._notifier = None
+
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _stale(item: PendingAction) -> StoreConflict:
+    return StoreConflict(f"action {item.seq} of match {item.match_id} is saved already")
+
+
+def _settle(future: asyncio.Future[None], exc: BaseException | None) -> None:
+    """Resolve a caller's future, unless its caller has gone (cancelled)."""
+    if future.done():
+        return
+    if exc is None:
+        future.set_result(None)
+    else:
+        future.set_exception(exc)

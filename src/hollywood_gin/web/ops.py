@@ -3,11 +3,16 @@ structured logs.
 
 - ``/healthz``: liveness, answered by the event loop alone (restart the process if not).
 - ``/readyz``: the database answers a real query (the schema revision) within
-  :data:`READY_TIMEOUT` seconds and is at this release's schema; 503 otherwise (take the
+  :data:`READY_TIMEOUT` seconds, is at this release's schema, and (PostgreSQL) the
+  process is listening for the other processes' changes; 503 otherwise (take the
   process out of the proxy's rotation, do not restart it).
 - ``/metrics``: Prometheus text (``prometheus_client``, a registry per app): tables open,
   seats connected, actions (a counter: ``rate()`` gives actions per second), the action
-  latency histogram, database errors, tables created, hands ended, WebSockets.
+  latency histogram, database errors, tables created, hands ended, WebSockets, following
+  the other processes, the event loop's lag.  Under ``serve --workers N``
+  (``$PROMETHEUS_MULTIPROC_DIR`` set) every worker writes its values to files there and
+  a scrape sums them over the workers (gauges over the live ones), whichever worker
+  answers.
 - Logs: one line per table event (created, joined, seat connected and gone, hand and
   match ended, each action at debug level) and per error, as JSON lines with
   ``serve --log-format json``.  No card ever reaches a log: events carry an action's
@@ -23,8 +28,11 @@ structured logs.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import glob
 import json
 import logging
+import os
 import re
 import time
 from datetime import UTC, datetime
@@ -37,6 +45,7 @@ from prometheus_client import (
     Gauge,
     Histogram,
     generate_latest,
+    multiprocess,
 )
 from sqlalchemy import event, text
 from sqlalchemy.engine import ExceptionContext
@@ -71,6 +80,12 @@ LOG_FORMATS = ("text", "json")
 #: Seconds; actions are committed in a group, so most take one disk flush or a few.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
+#: Seconds between two looks at the event loop's lag, and the lag's buckets: a loop that
+#: runs late delays every seat of the process at once (a long synchronous call, or a
+#: process starved of CPU), which is what a p99 above the commits' says.
+LAG_EVERY = 0.25
+LAG_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
 #: A card in any of its spellings: ``Th``, ``10h``, ``10♥``, or a suit symbol at all.
 _CARD = re.compile(r"\b(?:10|[2-9TJQKA])[cdhs]\b|(?:10|[2-9TJQKA])?[♣♦♥♠]")
 _TABLE_PATH = re.compile(r"^/ws/([0-9a-f]{32})$")
@@ -102,14 +117,16 @@ class RedactCards(logging.Filter):
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: ``ts``, ``level``, ``logger``, ``event``, ``msg`` and the
-    event's fields; uvicorn's access lines become ``event: http`` with their parts."""
+    """One JSON object per line: ``ts``, ``level``, ``logger``, ``pid`` (which process, as
+    ``serve --workers`` runs several), ``event``, ``msg`` and the event's fields;
+    uvicorn's access lines become ``event: http`` with their parts."""
 
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, Any] = {
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
+            "pid": record.process,
             "event": getattr(record, "event", None) or "log",
         }
         args = record.args
@@ -170,16 +187,35 @@ def log_config(fmt: str = "text", level: str = "info", access_log: bool = True
     }
 
 
-class Metrics:
-    """The server's Prometheus metrics, in a registry of their own (one per app)."""
+#: Set by ``serve --workers N`` for its workers (prometheus_client's multiprocess mode).
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+GAUGE_EVERY = 1.0  # seconds between a worker's updates of its gauges' files
 
-    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+
+class Metrics:
+    """The server's Prometheus metrics, in a registry of their own (one per app).
+
+    With ``multiprocess``, the values live in files of ``$PROMETHEUS_MULTIPROC_DIR``
+    (prometheus_client chose so when it was imported) and :meth:`render` sums every
+    worker's: the gauges are then set every :data:`GAUGE_EVERY` seconds by
+    :meth:`Ops.start`'s task instead of read when scraped.
+    """
+
+    def __init__(self, registry: CollectorRegistry | None = None, *,
+                 multiprocess: bool = False) -> None:
         self.registry = registry if registry is not None else CollectorRegistry()
+        self.multiprocess = multiprocess
         r = self.registry
         self.tables_open = Gauge("hollywood_gin_tables_open",
-                                 "Tables live in this process's memory", registry=r)
+                                 "Tables live in the servers' memory (a table served by two "
+                                 "processes counts twice)", registry=r,
+                                 multiprocess_mode="livesum")
         self.seats_connected = Gauge("hollywood_gin_seats_connected",
-                                     "WebSockets attached to a seat", registry=r)
+                                     "WebSockets attached to a seat", registry=r,
+                                     multiprocess_mode="livesum")
+        self.processes = Gauge("hollywood_gin_processes",
+                               "Server processes answering on this port (serve --workers)",
+                               registry=r, multiprocess_mode="livesum")
         self.actions = Counter("hollywood_gin_actions",
                                "Actions committed (rate() is actions a second)", ["by"],
                                registry=r)
@@ -196,9 +232,43 @@ class Metrics:
                                    ["kind"], registry=r)
         self.websockets = Counter("hollywood_gin_websockets",
                                   "WebSockets opened to a table", registry=r)
+        self.following = Counter(
+            "hollywood_gin_following",
+            "Following the other processes: 'followed' (an action another process committed, "
+            "applied from its announcement), 'reloaded' (a table caught up from the log), "
+            "'stale' (an action refused at its commit: another writer saved that step first)",
+            ["what"], registry=r)
+        self.loop_lag = Histogram(
+            "hollywood_gin_event_loop_lag_seconds",
+            f"How late the event loop woke from a {LAG_EVERY:g} s sleep: a process's "
+            "own delay added to every message it handles", buckets=LAG_BUCKETS, registry=r)
+        self.listening = Gauge("hollywood_gin_listening",
+                               "1 while the process hears the others' changes (LISTEN on "
+                               "PostgreSQL; always 1 on SQLite, where it is alone); the "
+                               "least over the workers", registry=r, multiprocess_mode="livemin")
 
     def render(self) -> bytes:
-        return generate_latest(self.registry)
+        if not self.multiprocess:
+            return generate_latest(self.registry)
+        folder = os.environ[MULTIPROC_ENV]
+        _forget_dead_workers(folder)
+        summed = CollectorRegistry()
+        multiprocess.MultiProcessCollector(summed, path=folder)  # type: ignore[no-untyped-call]
+        return generate_latest(summed)
+
+
+def _forget_dead_workers(folder: str) -> None:
+    """Drop the live gauges of workers that died (uvicorn restarted them): their counters
+    stay in the sums, their gauges must not."""
+    pids = {int(match.group(1)) for path in glob.glob(os.path.join(folder, "gauge_live*.db"))
+            if (match := re.search(r"_(\d+)\.db$", path))}
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            multiprocess.mark_process_dead(pid, folder)  # type: ignore[no-untyped-call]
+        except PermissionError:  # alive, another user's
+            pass
 
 
 class Ops:
@@ -212,21 +282,81 @@ class Ops:
     def __init__(self, store: Store, manager: TableManager | None = None,
                  metrics: Metrics | None = None) -> None:
         self.store = store
-        self.metrics = metrics if metrics is not None else Metrics()
+        self.manager = manager
+        self.metrics = metrics if metrics is not None else Metrics(
+            multiprocess=MULTIPROC_ENV in os.environ)
         self._probe: asyncio.Future[str | None] | None = None
+        self._gauges: asyncio.Task[None] | None = None
+        self._lag: asyncio.Task[None] | None = None
         event.listen(store.engine, "handle_error", self._on_db_error)
         if manager is not None:
             self.watch(manager)
 
     def watch(self, manager: TableManager) -> None:
         """Read the gauges from ``manager`` and have it report its commits here."""
-        def tables() -> list[Table]:
-            return list(manager._tables.values())
-
-        self.metrics.tables_open.set_function(lambda: float(len(tables())))
-        self.metrics.seats_connected.set_function(lambda: float(sum(
-            len(boxes) for table in tables() for boxes in table.outboxes)))
+        self.manager = manager
+        if not self.metrics.multiprocess:
+            for gauge, read in self._gauge_readers():
+                gauge.set_function(read)
         manager.on_commit = self.action_committed
+        manager.count = lambda what: self.metrics.following.labels(what).inc()
+        manager.db_error = self.db_error
+
+    def _gauge_readers(self) -> list[tuple[Gauge, Any]]:
+        manager = self.manager
+
+        def tables() -> list[Table]:
+            return [] if manager is None else list(manager._tables.values())
+
+        m = self.metrics
+        return [
+            (m.tables_open, lambda: float(len(tables()))),
+            (m.seats_connected, lambda: float(sum(len(boxes) for table in tables()
+                                                  for boxes in table.outboxes))),
+            (m.listening, lambda: float(self.listening())),
+            (m.processes, lambda: 1.0),
+        ]
+
+    async def start(self) -> None:
+        """Watch the event loop's lag; in multiprocess mode, keep this worker's gauges in
+        their files."""
+        loop = asyncio.get_running_loop()
+        if self._lag is None:
+            self._lag = loop.create_task(self._watch_lag())
+        if self.metrics.multiprocess and self._gauges is None:
+            self._gauges = loop.create_task(self._keep_gauges())
+
+    async def stop(self) -> None:
+        for task in (self._gauges, self._lag):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._gauges = self._lag = None
+        if self.metrics.multiprocess:  # a worker that stops is not live any more
+            with contextlib.suppress(OSError, KeyError):
+                multiprocess.mark_process_dead(  # type: ignore[no-untyped-call]
+                    os.getpid(), os.environ[MULTIPROC_ENV])
+
+    async def _keep_gauges(self) -> None:
+        readers = self._gauge_readers()
+        while True:
+            for gauge, read in readers:
+                gauge.set(read())
+            await asyncio.sleep(GAUGE_EVERY)
+
+    async def _watch_lag(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(LAG_EVERY)
+            self.metrics.loop_lag.observe(max(0.0, time.perf_counter() - asked - LAG_EVERY))
+
+    def listening(self) -> bool:
+        """Whether this process hears the others' changes (it is alone on SQLite)."""
+        manager = self.manager
+        if manager is None or not manager.shared:
+            return True
+        return manager.bus is not None and manager.bus.connected
 
     # -- hooks -------------------------------------------------------------------------
 
@@ -307,6 +437,9 @@ class Ops:
         if revision != SCHEMA_REVISION:
             return JSONResponse({"ready": False, "database": f"schema {revision}, this "
                                  f"release needs {SCHEMA_REVISION}"}, status_code=503)
+        if not self.listening():  # its players would not see the other processes' moves
+            return JSONResponse({"ready": False, "database": "not listening for the other "
+                                 "processes' changes (reconnecting)"}, status_code=503)
         return JSONResponse({"ready": True, "schema": revision})
 
     async def render_metrics(self, request: Request) -> Response:

@@ -11,6 +11,7 @@ This module imports only the standard library and the core.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,7 @@ __all__ = [
     "NextHand",
     "ProtocolError",
     "Rematch",
+    "SharedParts",
     "Sync",
     "TableInfo",
     "error_frame",
@@ -317,9 +319,48 @@ def public_log(view: HandView, upcard: Card | None) -> list[list[Any]]:
     return out
 
 
-def _hand(view: HandView, upcard: Card | None = None) -> dict[str, Any]:
+@functools.lru_cache(maxsize=8192)
+def _best(cards: tuple[Card, ...]) -> Any:
+    """best_melds, remembered: a seat's cards do not change while the other seat plays,
+    and each of its frames shows their melds again."""
+    return best_melds(cards)
+
+
+@dataclass(slots=True)
+class SharedParts:
+    """What every frame of one table repeats and both seats share (the rules, the sheet,
+    the hand's public log), built once and kept until it changes: a server builds two
+    frames a move for each table, and these parts are most of them."""
+
+    rules: dict[str, Any] | None = None
+    sheet_key: int = -1
+    sheet: dict[str, Any] | None = None
+    log_key: tuple[int, int] = (-1, -1)
+    log: list[list[Any]] | None = None
+
+    def rules_of(self, rules: Any) -> dict[str, Any]:
+        if self.rules is None:
+            self.rules = rules.to_dict()
+        return self.rules
+
+    def sheet_of(self, sheet: ScoreSheet) -> dict[str, Any]:
+        key = len(sheet.entries)  # the sheet changes only when a hand is recorded
+        if self.sheet is None or key != self.sheet_key:
+            self.sheet, self.sheet_key = _sheet(sheet), key
+        return self.sheet
+
+    def log_of(self, view: HandView, upcard: Card | None, hand_number: int
+               ) -> list[list[Any]]:
+        key = (hand_number, len(view.history))  # public: the same for both seats
+        if self.log is None or key != self.log_key:
+            self.log, self.log_key = public_log(view, upcard), key
+        return self.log
+
+
+def _hand(view: HandView, upcard: Card | None = None,
+          log: list[list[Any]] | None = None) -> dict[str, Any]:
     """The seat's hand view: own cards and their best melds, the public pile and log."""
-    layout = best_melds(view.hand)
+    layout = _best(tuple(view.hand))
     legal = [str(a) for a in view.legal_actions]
     hints: list[dict[str, Any]] = []
     if view.my_turn and view.phase is Phase.DISCARD:
@@ -352,7 +393,7 @@ def _hand(view: HandView, upcard: Card | None = None) -> dict[str, Any]:
         "taken": None if view.taken_card is None else view.taken_card.text,
         "upcard_refused": view.upcard_refused,
         "legal": legal,
-        "history": public_log(view, upcard),
+        "history": public_log(view, upcard) if log is None else log,
         "result": None if view.result is None else _result(view.result),
     }
 
@@ -369,11 +410,15 @@ def state_frame(
     upcard: Card | None = None,
     rematch: tuple[tuple[bool, bool], str | None] = ((False, False), None),
     abandoned: int | None = None,
+    shared: SharedParts | None = None,
 ) -> dict[str, Any]:
     """The whole state one seat may know, from its match view (and the hand's upcard, public
     since the deal), plus the table's public facts: who is there, who is ready for the next
-    deal, who asked for a rematch and its table, who abandoned the match."""
+    deal, who asked for a rematch and its table, who abandoned the match.  ``shared``: the
+    table's parts common to both seats' frames (never changed by the caller)."""
     rules = view.hand.rules
+    if shared is None:
+        shared = SharedParts()
     return {
         "type": "state",
         "v": PROTOCOL_VERSION,
@@ -386,15 +431,15 @@ def state_frame(
         "opponent": info.opponent,
         "level": info.level,
         "preset": info.preset,
-        "rules": rules.to_dict(),
+        "rules": shared.rules_of(rules),
         "joined": list(joined),
         "connected": list(connected),
         "ready": list(ready),
         "finished": view.finished,
         "abandoned": abandoned,
         "rematch": {"accepted": list(rematch[0]), "table": rematch[1]},
-        "hand": _hand(view.hand, upcard),
-        "sheet": _sheet(view.sheet),
+        "hand": _hand(view.hand, upcard, shared.log_of(view.hand, upcard, view.hand_number)),
+        "sheet": shared.sheet_of(view.sheet),
     }
 
 

@@ -1,7 +1,7 @@
 """Live tables: the server's one authority over each match, rebuilt from the store on demand.
 
-A :class:`Table` holds a :class:`PersistentMatch` replayed from the store, the
-outboxes of the seats connected to it, and the computer player if there is
+A :class:`~.live.Table` holds a :class:`PersistentMatch` replayed from the store,
+the outboxes of the seats connected to it, and the computer player if there is
 one.  Everything that reads or changes a table does so under its lock, so
 frames go out in the order the actions were committed.  An action is
 committed to the store (``PersistentMatch.act``) before any frame mentions
@@ -12,27 +12,39 @@ Nothing that can hold a table up lives only in this process's memory: who is
 ready for the next deal, who asked for a rematch (and its table), who
 abandoned the match are in the match's saved meta; the computer's turn is
 started again whenever a seat connects or asks to sync.
+
+Any number of processes may serve one table (PostgreSQL).  Each commits under
+optimistic concurrency (a step taken by another process first is refused as
+``stale`` and the table caught up from the log), hears the others' changes through
+LISTEN/NOTIFY (:mod:`.follow`, :mod:`.bus`: an announced action is applied straight
+from the announcement, anything else is read from the store), and plays the computer
+only while it holds the table's bot lease (:mod:`.leases`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
-import re
-import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from ..actions import Action, parse_action
 from ..errors import HollywoodGinError, IllegalActionError
-from ..hand import HandView
 from ..rules import Rules
-from ..sheet import ScoreSheet
-from ..store import PendingAction, PersistentMatch, Store, StoreConflict
-from .commit import StoreRunner
+from ..store import PendingAction, Store, StoreConflict
+from .follow import Following
+from .leases import LEASE_SECONDS, RETRY
+from .live import (
+    TABLE_ID_RE,
+    BotFactory,
+    Chooser,
+    Outbox,
+    Table,
+    default_bot_factory,
+    table_meta,
+)
 from .protocol import (
     Act,
     ClientMessage,
@@ -48,6 +60,7 @@ from .protocol import (
 )
 
 __all__ = [
+    "TABLE_ID_RE",
     "BotFactory",
     "Chooser",
     "Outbox",
@@ -58,109 +71,15 @@ __all__ = [
 
 log = logging.getLogger("hollywood_gin.web")
 
-TABLE_ID_RE = re.compile(r"^[0-9a-f]{32}$")
-OUTBOX_LIMIT = 512
 BOT_RETRY = 1.0  # seconds before the computer tries again after a failure
 
 
-class Chooser(Protocol):
-    """What the web needs of a bot: the fixed API of ``hollywood_gin.bots``."""
+class TableManager(Following):
+    """Creates, loads, and runs tables; every store call goes through one executor.
 
-    def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action: ...
-
-
-BotFactory = Callable[[str, int], Chooser]
-
-
-def default_bot_factory(level: str, seed: int) -> Chooser:
-    """The project's bots, imported only when a computer table first needs one."""
-    from ..bots import make_bot
-
-    bot: Chooser = make_bot(level, seed=seed)
-    return bot
-
-
-class Outbox:
-    """Frames waiting to go to one connection, in order; a writer task drains it."""
-
-    def __init__(self) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        self.close_code = 1000
-
-    def put(self, frame: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        if self.queue.qsize() >= OUTBOX_LIMIT:  # a reader this slow is gone: let it reconnect
-            self.close(1013)
-            return
-        self.queue.put_nowait(json.dumps(frame, separators=(",", ":")))
-
-    def close(self, code: int = 1000) -> None:
-        if not self.closed:
-            self.closed = True
-            self.close_code = code
-            self.queue.put_nowait(None)
-
-
-@dataclass(eq=False)
-class Table:
-    """One live match and who is at it."""
-
-    pm: PersistentMatch
-    info: TableInfo
-    computer_seat: int | None
-    bot: Chooser | None
-    joined: set[int]
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    outboxes: tuple[set[Outbox], set[Outbox]] = field(default_factory=lambda: (set(), set()))
-    bot_task: asyncio.Task[None] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.pm.id
-
-    @property
-    def ready(self) -> set[int]:
-        """Seats that asked for the next deal of this hand (kept in the saved meta)."""
-        saved = self.pm.meta.get("ready")
-        match = self.pm.match
-        if not (isinstance(saved, dict) and saved.get("hand") == len(match.hands)
-                and match.hand.is_over and not match.finished):
-            return set()
-        return {s for s in saved.get("seats", ()) if s in (0, 1)}
-
-    @property
-    def rematch(self) -> tuple[set[int], str | None]:
-        """Seats that asked for a rematch, and its table once both have (saved meta)."""
-        saved = self.pm.meta.get("rematch")
-        if not isinstance(saved, dict):
-            return set(), None
-        new = saved.get("table")
-        return ({s for s in saved.get("seats", ()) if s in (0, 1)},
-                new if isinstance(new, str) else None)
-
-    @property
-    def abandoned(self) -> int | None:
-        """The seat that abandoned the match, if one did (saved meta)."""
-        seat = self.pm.meta.get("abandoned_by")
-        return seat if seat in (0, 1) else None
-
-    def connected(self) -> tuple[bool, bool]:
-        return (bool(self.outboxes[0]) or self.computer_seat == 0,
-                bool(self.outboxes[1]) or self.computer_seat == 1)
-
-
-def table_meta(opponent: str, preset: str | None, level: int | None) -> dict[str, Any]:
-    """The saved meta of a new web table (``dealt``: hands dealt so far)."""
-    meta: dict[str, Any] = {"web": 1, "opponent": opponent, "preset": preset, "dealt": 1}
-    if opponent == "computer":
-        meta.update(level=level, computer_seat=1, bot_seed=secrets.randbits(62))
-    return meta
-
-
-class TableManager(StoreRunner):
-    """Creates, loads, and runs tables; every store call goes through one executor."""
+    Call :meth:`start` on the event loop (the app's lifespan does) to follow the other
+    processes serving the same PostgreSQL database; :meth:`close` at the end.
+    """
 
     def __init__(
         self,
@@ -169,23 +88,12 @@ class TableManager(StoreRunner):
         bot_factory: BotFactory = default_bot_factory,
         bot_delay: float = 0.6,
         store_workers: int | None = None,
+        lease_seconds: float = LEASE_SECONDS,
     ) -> None:
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
-        super().__init__(store, store_workers)
-        self._tables: dict[str, Table] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        super().__init__(store, store_workers, lease_seconds)
         self.on_commit: Callable[[Table, PendingAction, float], None] | None = None  # ops
-
-    def close(self) -> None:
-        for table in self._tables.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-        super().close()
-
-    def live(self, table_id: str) -> Table | None:
-        """The table if this server has it in memory."""
-        return self._tables.get(table_id)
 
     # -- new tables ---------------------------------------------------------------------------
 
@@ -218,18 +126,13 @@ class TableManager(StoreRunner):
             if table is None:
                 table = await self._load(table_id)
                 self._tables[table_id] = table
+                if table_id in self._missed:  # changed while it was being read
+                    self._missed.discard(table_id)
+                    table.row_changed = True
+                    self._schedule_catch_up(table)
         self._loading.pop(table_id, None)
         self._kick_bot(table)
         return table
-
-    async def _open(self, table_id: str) -> PersistentMatch:
-        pm = await self.run(self.store.open_match, table_id)
-        match = pm.match
-        dealt = pm.meta.get("dealt", 1)
-        if isinstance(dealt, int) and dealt > len(match.hands) and match.hand.is_over \
-                and not match.finished:
-            match.next_hand()  # the deal was decided (and saved) before the restart
-        return pm
 
     async def _load(self, table_id: str) -> Table:
         pm = await self._open(table_id)
@@ -270,11 +173,7 @@ class TableManager(StoreRunner):
         if table is None:
             return
         async with table.lock:
-            table.joined.add(seat)
-            names = list(table.info.names)
-            names[seat] = name
-            table.info = TableInfo(table.id, (names[0], names[1]), table.info.opponent,
-                                   table.info.level, table.info.preset)
+            self._seat_names(table, {seat: name})
             self._broadcast(table)
 
     async def abandon(self, table_id: str, seat: int) -> bool:
@@ -306,8 +205,7 @@ class TableManager(StoreRunner):
         async with table.lock:
             table.outboxes[seat].discard(outbox)
             if not any(table.outboxes) and table.bot_task is None:
-                if self._tables.get(table.id) is table:
-                    del self._tables[table.id]  # the store has it all; reload on next visit
+                self._unload(table)
             else:
                 self._broadcast(table)
 
@@ -322,6 +220,7 @@ class TableManager(StoreRunner):
             ready=(0 in ready, 1 in ready), rid=rid,
             upcard=deck[20] if deck is not None else None,
             rematch=((0 in asked, 1 in asked), new), abandoned=table.abandoned,
+            shared=table.shared,
         )
 
     def _broadcast(self, table: Table) -> None:
@@ -353,6 +252,8 @@ class TableManager(StoreRunner):
             raise ProtocolError("schema", "this connection has said hello already")
         if isinstance(msg, Sync):
             async with table.lock:
+                if self.shared:  # the page asks because it doubts: read the log's news
+                    await self._reload(table, seats=True)
                 outbox.put(self._frame(table, seat, msg.rid))
             self._kick_bot(table)
             return
@@ -407,11 +308,16 @@ class TableManager(StoreRunner):
             raise ProtocolError("illegal", str(exc)) from None
         try:
             await self.commit(pending)
-        except StoreConflict:
-            table.pm = await self._open(table.id)
+        except StoreConflict:  # another process (or seat) took this step first
+            self.count("stale")
+            try:
+                await self._reload(table)
+            except Exception:
+                log.exception("reloading table %s failed", table.id)
             self._broadcast(table)
-            raise ProtocolError("conflict", "another server changed this table first; "
-                                "here is the table as saved") from None
+            raise ProtocolError("stale", "this step was saved already (another server or an "
+                                "earlier try was first): here is the table as saved; decide "
+                                "again") from None
         except Exception:
             log.exception("saving an action of table %s failed", table.id)
             try:  # the commit may or may not have happened: the store says which
@@ -518,9 +424,11 @@ class TableManager(StoreRunner):
         table.bot_task = asyncio.get_running_loop().create_task(self._bot_turns(table))
 
     async def _bot_turns(self, table: Table) -> None:
-        """Play the computer's actions while it is its turn, a short pause before each.
-        A failure is logged and tried again while anyone is at the table: a computer
-        that stopped would hold the table up for good."""
+        """Play the computer's actions while it is its turn, a short pause before each,
+        as long as this process holds the table's bot lease (else wait for the holder to
+        move, to release it, or to let it expire).  A failure is logged and tried again
+        while anyone is at the table: a computer that stopped would hold the table up
+        for good."""
         seat, bot = table.computer_seat, table.bot
         assert seat is not None and bot is not None
         try:
@@ -528,6 +436,15 @@ class TableManager(StoreRunner):
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
                 try:
+                    if not self._computers_turn(table):
+                        return
+                    if not await self.leases.hold(table.id):
+                        if not any(table.outboxes):
+                            return  # nobody here to wait for it
+                        table.wake.clear()
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(table.wake.wait(), RETRY)
+                        continue
                     if not await self._bot_turn(table, seat, bot):
                         return
                 except asyncio.CancelledError:
@@ -539,16 +456,21 @@ class TableManager(StoreRunner):
                     await asyncio.sleep(BOT_RETRY)
         finally:
             table.bot_task = None
-            if not any(table.outboxes) and self._tables.get(table.id) is table:
-                del self._tables[table.id]
+            if not any(table.outboxes):
+                self._unload(table)
+
+    def _computers_turn(self, table: Table) -> bool:
+        hand = table.pm.match.hand
+        return not (hand.is_over or hand.to_act != table.computer_seat
+                    or table.abandoned is not None)
 
     async def _bot_turn(self, table: Table, seat: int, bot: Chooser) -> bool:
         """One computer action if it is its turn; False when it is not (stop)."""
         async with table.lock:
+            if not self._computers_turn(table):
+                return False
             pm = table.pm
             hand = pm.match.hand
-            if hand.is_over or hand.to_act != seat or table.abandoned is not None:
-                return False
             view, sheet, seq = hand.view(seat), pm.match.sheet.copy(), pm.action_count
         try:
             action = await asyncio.to_thread(bot.choose, view, sheet)
@@ -556,8 +478,8 @@ class TableManager(StoreRunner):
             log.exception("the computer failed to choose at table %s", table.id)
             action = view.legal_actions[0]
         async with table.lock:
-            if table.pm.action_count != seq:
-                return True
+            if table.pm.action_count != seq or not self._computers_turn(table):
+                return True  # the table moved on meanwhile (another process): look again
             hand = table.pm.match.hand
             if not hand.is_legal(action, seat):
                 log.error("the computer chose illegal %s at table %s", action, table.id)
@@ -565,6 +487,8 @@ class TableManager(StoreRunner):
             try:
                 await self._commit(table, seat, action)
             except ProtocolError as exc:
+                if exc.code == "stale":
+                    return True  # another process played this step: caught up, look again
                 log.error("the computer's action was refused: %s", exc.message)
                 refused = True
             else:
