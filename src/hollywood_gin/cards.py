@@ -80,12 +80,15 @@ class Rank(IntEnum):
 class Card:
     """One playing card: an immutable value, compared and hashed by its index."""
 
-    __slots__ = ("index", "points", "rank", "suit")
+    # ``bit`` (``1 << index``) is stored, not computed: turning cards into a mask is the
+    # first step of every public call with cards, and a stored slot is the cheapest read.
+    __slots__ = ("bit", "index", "points", "rank", "suit")
 
     rank: Rank
     suit: Suit
     index: int
     points: int
+    bit: int
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         try:
@@ -100,6 +103,7 @@ class Card:
         object.__setattr__(card, "suit", s)
         object.__setattr__(card, "index", s * 13 + r - 1)
         object.__setattr__(card, "points", r.points)
+        object.__setattr__(card, "bit", 1 << (s * 13 + r - 1))
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -118,10 +122,6 @@ class Card:
         if not 0 <= index < 52:
             raise CardParseError(f"no card has index {index!r}; indexes run 0 to 51")
         return CARDS[index]
-
-    @property
-    def bit(self) -> int:
-        return 1 << self.index
 
     @property
     def text(self) -> str:
@@ -215,7 +215,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The 52-bit mask of some cards (a repeated card counts once)."""
     m = 0
     for card in cards:
-        m |= 1 << card.index
+        m |= card.bit
     return m
 
 
