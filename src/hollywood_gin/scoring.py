@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, cards_from_mask, mask_of
+from .cards import Card, cards_from_mask, frozen_maker, mask_of
 from .errors import IllegalActionError
 from .melds import (
     Layoff,
@@ -44,6 +44,9 @@ class HandScore:
     @property
     def layoff_cards(self) -> tuple[Card, ...]:
         return tuple(lay.card for lay in self.layoffs)
+
+
+_make_score = frozen_maker(HandScore)
 
 
 def score_hand(
@@ -140,15 +143,15 @@ def score_hand_masks(
     d_covered = 0
     for meld in d_melds:
         d_covered |= meld
-    return HandScore(
+    return _make_score(
         winner=winner,
         kind=kind,
         points=points,
         knocker_deadwood=k_dead,
         defender_deadwood=d_dead,
         layoffs=layoffs_from_masks(pairs),
-        knocker_melds=tuple(cards_from_mask(m) for m in knocker_melds),
+        knocker_melds=tuple([cards_from_mask(m) for m in knocker_melds]),
         knocker_unmatched=k_unmatched,
-        defender_melds=tuple(cards_from_mask(m) for m in d_melds),
+        defender_melds=tuple([cards_from_mask(m) for m in d_melds]),
         defender_unmatched=cards_from_mask(d_rest & ~d_covered),
     )
