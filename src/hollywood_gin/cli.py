@@ -230,7 +230,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return print_replay(args.file, as_json=args.json)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command`` (the first word given, when a layer's),
+    only that layer's commands are added, so a run does not import the others."""
     parser = CommandParser(
         prog="hollywood-gin",
         description="Hollywood Gin: play, analyse and evaluate two-player gin rummy.",
@@ -265,8 +267,14 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=_cmd_rules)
 
     for name in LAYER_COMMANDS:
-        importlib.import_module(f"{__package__}.{name}").register(sub)
+        if command is None or command not in _FAST_COMMANDS or name == command:
+            importlib.import_module(f"{__package__}.{name}").register(sub)
     return parser
+
+
+#: Commands whose layer module has their name and adds only them: ``hollywood-gin arena``
+#: (timed by researchers, start-up included) builds a parser without the other layers.
+_FAST_COMMANDS = frozenset({"arena"})
 
 
 def _one_line(text: str) -> str:
@@ -288,8 +296,9 @@ def _missing_extra(exc: ModuleNotFoundError, command: str | None) -> str | None:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
