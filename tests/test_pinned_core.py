@@ -19,7 +19,15 @@ import pytest
 from hollywood_gin import Hand
 from hollywood_gin.cards import CARDS, Card, cards_text
 from hollywood_gin.errors import IllegalActionError
-from hollywood_gin.melds import best_melds, deadwood, deadwood_of_mask, discard_choices
+from hollywood_gin.melds import (
+    MAX_ARRANGED_CARDS,
+    MAX_SOLVED_CARDS,
+    MeldError,
+    best_melds,
+    deadwood,
+    deadwood_of_mask,
+    discard_choices,
+)
 from hollywood_gin.rules import Rules
 from hollywood_gin.scoring import HandScore, score_hand
 
@@ -151,9 +159,33 @@ def test_repeated_cards_count_once_for_deadwood_and_are_refused_for_melds() -> N
         score_hand(cards * 2, [])
 
 
-def test_things_that_are_not_cards_are_refused() -> None:
-    for bad in ([1, 2, 3], ["As", "2s"], [CARDS[0], None]):
-        with pytest.raises((AttributeError, TypeError)):
+def test_things_that_are_not_cards_are_refused_by_name() -> None:
+    # They used to fail with an AttributeError from deep inside; now a MeldError names them.
+    for bad, named in (([1, 2, 3], "1"), (["As", "2s"], "'As'"), ([*CARDS[:9], None], "None"),
+                       ((c for c in [CARDS[0], 7]), "7")):
+        with pytest.raises(MeldError, match=f"not a card: {named}"):
             deadwood(bad)  # type: ignore[arg-type]
-        with pytest.raises((AttributeError, TypeError)):
+    for bad, named in (([1, 2, 3], "1"), ([*CARDS[:10], "Ks"], "'Ks'")):
+        with pytest.raises(MeldError, match=f"not a card: {named}"):
             best_melds(bad)  # type: ignore[arg-type]
+        with pytest.raises(MeldError, match=f"not a card: {named}"):
+            discard_choices(bad)  # type: ignore[arg-type]
+
+
+def test_big_inputs_are_refused_not_solved_for_ever() -> None:
+    # All 52 cards have billions of least arrangements and 6**13 set choices: best_melds and
+    # deadwood on them never ended.  Now they are refused at once, by count.
+    with pytest.raises(MeldError, match="at most 11 different cards, not 12"):
+        best_melds(CARDS[:12])
+    with pytest.raises(MeldError, match="at most 11 different cards, not 52"):
+        best_melds(CARDS)
+    with pytest.raises(MeldError, match="at most 24 different cards, not 52"):
+        deadwood(CARDS)
+    with pytest.raises(MeldError, match="at most 24 different cards, not 25"):
+        discard_choices(iter(CARDS[:25]))
+    # Up to the limits they are solved (a repeated card still counts once for deadwood).
+    assert best_melds(CARDS[:MAX_ARRANGED_CARDS]).melds == (CARDS[:11],)  # one run A-J (R2.2)
+    worst = [c for c in CARDS if c.rank <= 6]  # six ranks held four times: 6**6 set choices
+    assert len(worst) == MAX_SOLVED_CARDS
+    assert deadwood(worst) == 0
+    assert deadwood([*worst, *worst]) == 0

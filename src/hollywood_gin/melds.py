@@ -15,8 +15,11 @@ from itertools import product
 
 from .cards import Card, cards_from_mask, frozen_maker, mask_of
 from .errors import HollywoodGinError
+from .i18n import _
 
 __all__ = [
+    "MAX_ARRANGED_CARDS",
+    "MAX_SOLVED_CARDS",
     "Arrangement",
     "DiscardChoice",
     "Layoff",
@@ -370,18 +373,19 @@ def deadwood(cards: Iterable[Card]) -> int:
         n = len(cards)  # type: ignore[arg-type]
     except TypeError:
         n = -1
-    if n == 10:
-        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-        mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit | c8.bit
-                | c9.bit)
-    elif n == 11:
-        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
-        mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit | c8.bit
-                | c9.bit | c10.bit)
-    else:
-        mask = 0
-        for card in cards:
-            mask |= card.bit
+    try:
+        if n == 10:
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
+                    | c8.bit | c9.bit)
+        elif n == 11:
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
+            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
+                    | c8.bit | c9.bit | c10.bit)
+        else:
+            mask = cards_mask(cards, MAX_SOLVED_CARDS)[0]
+    except AttributeError:
+        raise _not_cards(cards) from None
     runs = _RUN_DEADWOOD
     s0 = mask & _BLOCK
     s1 = mask >> 13 & _BLOCK
@@ -404,21 +408,44 @@ def deadwood(cards: Iterable[Card]) -> int:
     return without if without < with_set else with_set
 
 
-def cards_mask(cards: Iterable[Card]) -> tuple[int, int]:
+#: The most cards :func:`deadwood` and the discard choices take: the solve tries up to six
+#: ways for each rank held four times, so all 52 cards would never end.
+MAX_SOLVED_CARDS = 24
+#: The most cards :func:`best_melds` takes, a hand after drawing: its R8.1 tie-breaks walk
+#: every least arrangement, and big hands have millions.
+MAX_ARRANGED_CARDS = 11
+
+
+def _not_cards(cards: Iterable[object]) -> MeldError:
+    """The error for cards that are not all :class:`Card` values (``cards`` re-iterable)."""
+    for item in cards:
+        if not isinstance(item, Card):
+            return MeldError(_("not a card: {item}").format(item=repr(item)))
+    return MeldError(_("not cards: {cards}").format(cards=repr(cards)))
+
+
+def cards_mask(cards: Iterable[Card], limit: int = 52) -> tuple[int, int]:
     """(mask, number of cards given) of some cards: a repeated card shows as a mask with
-    fewer bits than cards."""
+    fewer bits than cards.  Anything but cards, or more than ``limit`` different cards,
+    raises :class:`MeldError`."""
     try:
         n = len(cards)  # type: ignore[arg-type]
     except TypeError:
         cards = tuple(cards)
         n = len(cards)
-    if n == 10:
-        c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-        return (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit | c8.bit
-                | c9.bit), 10
-    mask = 0
-    for card in cards:
-        mask |= card.bit
+    try:
+        if n == 10:
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            return (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
+                    | c8.bit | c9.bit), 10
+        mask = 0
+        for card in cards:
+            mask |= card.bit
+    except AttributeError:
+        raise _not_cards(cards) from None
+    if n > limit and mask.bit_count() > limit:
+        raise MeldError(_("at most {limit} different cards, not {n}: the solve would take "
+                          "too long").format(limit=limit, n=mask.bit_count()))
     return mask, n
 
 
@@ -493,9 +520,39 @@ _CARD_POINTS = tuple(min(i % 13 + 1, 10) for i in range(52))
 _RANK_MASK = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 
 
+#: For each 13-bit suit block, its least arrangements of runs alone (their masks within
+#: the block), filled as blocks are met: at most 8,192 entries.
+_BLOCK_ARRANGEMENTS: dict[int, list[tuple[int, ...]]] = {0: [()]}
+
+
 def _least_arrangements(mask: int) -> list[tuple[int, ...]]:
     """Every arrangement of disjoint melds leaving the least deadwood, each as its melds
     in the order of their lowest cards.
+
+    With no rank held three times no set is possible (R2.1) and the suits are apart: the
+    arrangements are those of each suit's runs, put together, and a suit's are kept.
+    """
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    if s0 & s1 & (s2 | s3) or s2 & s3 & (s0 | s1) or mask >> 52:
+        return _walk_arrangements(mask)
+    table = _BLOCK_ARRANGEMENTS
+    melds: list[int] = []
+    several = []
+    for shift, block in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        found = table.get(block)
+        if found is None:
+            found = table[block] = _walk_arrangements(block)
+        if len(found) == 1:
+            melds += [meld << shift for meld in found[0]]
+        else:
+            several.append([tuple(meld << shift for meld in way) for way in found])
+    if not several:
+        return [tuple(sorted(melds))]
+    return [tuple(sorted(melds + [m for way in ways for m in way])) for ways in product(*several)]
+
+
+def _walk_arrangements(mask: int) -> list[tuple[int, ...]]:
+    """Every least arrangement of ``mask``, by a walk over its cards from the lowest.
 
     The lowest card left is either deadwood or the lowest card of a meld (a run starting
     at it, or a set with cards of its rank in higher suits); a choice is followed only if
@@ -594,15 +651,16 @@ _make_arrangement = frozen_maker(Arrangement)
 
 
 def best_melds(cards: Iterable[Card]) -> Arrangement:
-    """The least-deadwood arrangement of any hand; among equals the one of R8.1."""
-    mask = _checked_mask(cards)
+    """The least-deadwood arrangement of a hand (at most 11 cards); among equals the one
+    of R8.1."""
+    mask = _checked_mask(cards, MAX_ARRANGED_CARDS)
     return Arrangement.of_masks(mask, arrangement_of_mask(mask))
 
 
-def _checked_mask(cards: Iterable[Card]) -> int:
-    mask, n = cards_mask(cards)
+def _checked_mask(cards: Iterable[Card], limit: int = MAX_SOLVED_CARDS) -> int:
+    mask, n = cards_mask(cards, limit)
     if mask.bit_count() != n:
-        raise MeldError("a card is given twice")
+        raise MeldError(_("a card is given twice"))
     return mask
 
 
