@@ -189,3 +189,11 @@ def test_big_inputs_are_refused_not_solved_for_ever() -> None:
     assert len(worst) == MAX_SOLVED_CARDS
     assert deadwood(worst) == 0
     assert deadwood([*worst, *worst]) == 0
+
+
+def test_score_hand_refuses_what_is_not_a_card_by_name() -> None:
+    knocker, defender = CARDS[:10], CARDS[13:23]
+    with pytest.raises(MeldError, match="not a card: 'Ks'"):
+        score_hand([*knocker[:9], "Ks"], defender)  # type: ignore[list-item]
+    with pytest.raises(MeldError, match="not a card: None"):
+        score_hand(knocker, [*defender[:9], None])  # type: ignore[list-item]

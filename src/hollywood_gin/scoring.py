@@ -6,11 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, cards_from_mask, frozen_maker, mask_of
+from .cards import Card, cards_from_mask, frozen_maker
 from .errors import IllegalActionError
 from .melds import (
     Layoff,
     arrangement_of_mask,
+    cards_mask,
     checked_melds_of_mask,
     deadwood_of_mask,
     defender_layout_of_masks,
@@ -64,7 +65,7 @@ def score_hand(
     Raises :class:`IllegalActionError` for a knock the rules do not allow.
     """
     k_cards, d_cards = tuple(knocker), tuple(defender)
-    k, d = mask_of(k_cards), mask_of(d_cards)
+    k, d = cards_mask(k_cards)[0], cards_mask(d_cards)[0]  # not cards: a MeldError
     if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
         raise IllegalActionError("a card is given twice in a hand")
     if k & d:
