@@ -289,48 +289,21 @@ def least_deadwood_discard_of_mask(mask: int, allowed: int) -> tuple[int, int]:
     deadwood; on ties the card worth more points, then the lower index; (-1, 1000) if
     ``allowed`` is empty.
 
-    The hot loop of every playout, so the set choices of :func:`deadwood_of_mask` are
-    enumerated once for the whole hand, not once per discard: the hand left by a
-    discard has exactly the set choices of the whole hand that leave that card free
-    for runs, and with the sets fixed only the discarded card's suit block changes.
+    The hot loop of every playout: :func:`least_discards_of_mask` finds the least and
+    the cards leaving it (a table look-up a suit block), then the tie-break.
     """
-    runs = _RUN_DEADWOOD
-    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
-    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    choices = [(s0, s1, s2, s3)]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        four = s0 & s1 & s2 & s3 & bit
-        grown = []
-        for c0, c1, c2, c3 in choices:
-            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
-            grown.append((c0, c1, c2, c3))
-            grown.append((d0, d1, d2, d3))
-            if four:  # a set of three, one suit's card kept for its run
-                grown += [(c0, d1, d2, d3), (d0, c1, d2, d3), (d0, d1, c2, d3), (d0, d1, d2, c3)]
-        choices = grown
-    best_i, best_d, best_p = -1, 1000, -1
-    for blocks in choices:
-        whole = runs[blocks[0]] + runs[blocks[1]] + runs[blocks[2]] + runs[blocks[3]]
-        for k in range(4):
-            block = blocks[k]
-            cand = allowed >> _SHIFTS[k] & block
-            if not cand:
-                continue
-            others = whole - runs[block]
-            while cand:
-                bit = cand & -cand
-                cand ^= bit
-                d = others + runs[block ^ bit]
-                if d <= best_d:
-                    rank = bit.bit_length()
-                    points = rank if rank < 10 else 10
-                    i = _SHIFTS[k] + rank - 1
-                    if d < best_d or points > best_p or (points == best_p and i < best_i):
-                        best_i, best_d, best_p = i, d, points
-    return best_i, best_d
+    best, at = least_discards_of_mask(mask, allowed & mask)
+    if not at & (at - 1):  # one card (or none: -1, 1000)
+        return at.bit_length() - 1, best
+    points = _CARD_POINTS
+    best_i, best_p = -1, -1
+    while at:  # lowest index first: only a card worth more replaces the one kept
+        bit = at & -at
+        at ^= bit
+        i = bit.bit_length() - 1
+        if points[i] > best_p:
+            best_i, best_p = i, points[i]
+    return best_i, best
 
 
 def _deadwood_with_sets(ranks: int, s0: int, s1: int, s2: int, s3: int) -> int:
