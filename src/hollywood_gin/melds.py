@@ -219,7 +219,8 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
     The same answer as :func:`deadwood_of_mask` of every ``mask`` less one candidate, but
     a card's discard changes only its suit block (within each choice of sets, as in
     :func:`deadwoods_after_discards_of_mask`), so a block whose every card may go is one
-    table look-up, whatever its size: the least change of that block and where it is.
+    table look-up, whatever its size: the least change of that block and where it is
+    (a block with cards barred keeps it when one card giving it may go).
     """
     runs = _RUN_DEADWOOD
     table = _LEAST_DROP
@@ -247,8 +248,10 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
         whole = runs[b0] + runs[b1] + runs[b2] + runs[b3]
         cards = c0 & b0
         if cards:
-            found = table.get(b0) if cards == b0 else None
-            change, where = found or _least_drop(b0, cards)
+            change, where = table.get(b0) or _least_drop(b0, b0)
+            if cards != b0 and not where & cards:
+                change, where = _least_drop(b0, cards)
+            where &= cards
             value = whole + change
             if value < best:
                 best, at = value, where
@@ -256,8 +259,10 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
                 at |= where
         cards = c1 & b1
         if cards:
-            found = table.get(b1) if cards == b1 else None
-            change, where = found or _least_drop(b1, cards)
+            change, where = table.get(b1) or _least_drop(b1, b1)
+            if cards != b1 and not where & cards:
+                change, where = _least_drop(b1, cards)
+            where &= cards
             value = whole + change
             if value < best:
                 best, at = value, where << 13
@@ -265,8 +270,10 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
                 at |= where << 13
         cards = c2 & b2
         if cards:
-            found = table.get(b2) if cards == b2 else None
-            change, where = found or _least_drop(b2, cards)
+            change, where = table.get(b2) or _least_drop(b2, b2)
+            if cards != b2 and not where & cards:
+                change, where = _least_drop(b2, cards)
+            where &= cards
             value = whole + change
             if value < best:
                 best, at = value, where << 26
@@ -274,8 +281,10 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
                 at |= where << 26
         cards = c3 & b3
         if cards:
-            found = table.get(b3) if cards == b3 else None
-            change, where = found or _least_drop(b3, cards)
+            change, where = table.get(b3) or _least_drop(b3, b3)
+            if cards != b3 and not where & cards:
+                change, where = _least_drop(b3, cards)
+            where &= cards
             value = whole + change
             if value < best:
                 best, at = value, where << 39
