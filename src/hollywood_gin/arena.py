@@ -12,21 +12,17 @@ processes; only the decision times vary from run to run.
 from __future__ import annotations
 
 import argparse
-import copy
-import json
 import math
-import multiprocessing
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from .actions import Action
+from .actions import ACTIONS
 from .errors import HollywoodGinError
-from .hand import Hand
+from .hand import Hand, Phase
 from .i18n import _
 from .match import Match
 from .rules import Rules
@@ -49,6 +45,10 @@ OPENSPIEL_SIMPLE = "openspiel-simple"
 MAX_HANDS_PER_MATCH = 300  # a match of bots that never knock ends unfinished here
 
 BotSpec = Any  # a bot name for make_bot, or a Bot (copied into each worker)
+
+
+#: The engine's own action values by identity, to their ids (they live as long as the module).
+_ENGINE_ACTION: dict[int, int] = {id(action): i for i, action in enumerate(ACTIONS)}
 
 
 class ArenaError(HollywoodGinError):
@@ -79,7 +79,9 @@ def mean_ci(values: Sequence[float], z: float = 1.959964) -> tuple[float, tuple[
     m = math.fsum(values) / n
     if n == 1:
         return m, (m, m)
-    sd = statistics.stdev(values)
+    from statistics import stdev  # imported when needed: start-up counts in every run
+
+    sd = stdev(values)
     half = z * sd / math.sqrt(n)
     return m, (m - half, m + half)
 
@@ -145,7 +147,9 @@ def _bot(spec: BotSpec, seed: int, seat: int) -> Any:
 
             bot = _WORKER_BOTS[spec, seat] = make_bot(spec)
     else:
-        bot = copy.deepcopy(spec)
+        from copy import deepcopy
+
+        bot = deepcopy(spec)
     bot.reset(seed)
     return bot
 
@@ -162,31 +166,48 @@ def _play_ours(task: _Task) -> GameResult:
     times: tuple[list[float], list[float]] = ([], [])
     hands: list[HandOutcome] = []
     clock = time.perf_counter
+    choose = [bots[0].choose, bots[1].choose]
+    over = Phase.OVER
 
-    def play_hand(hand: Hand, sheet: ScoreSheet | None,
-                  apply: Callable[[Action, int], object]) -> None:
-        """Ask the bots until the hand ends, timing each real decision."""
-        while not hand.is_over:
+    def play_hand(hand: Hand, sheet: ScoreSheet | None, match: Match | None) -> None:
+        """Ask the bots until the hand ends, timing each real decision.
+
+        The fast path of the engine where it gives the same game: the legal actions are
+        worked out once for the view, and an answer that is one of the engine's own action
+        values, legal here, is played unchecked; any other answer goes through the checked
+        path, which refuses an illegal one as it always has.
+        """
+        while hand.phase is not over:
             seat = hand.to_act
-            view = hand.view(seat)
+            ids = hand.legal_action_ids()
+            view = hand._view(seat, ids)
             t0 = clock()
-            action = bots[seat].choose(view, sheet)
+            action = choose[seat](view, sheet)
             t1 = clock()
-            if len(view.legal_actions) > 1:
+            if len(ids) > 1:
                 times[seat].append((t1 - t0) * 1000.0)
-            apply(action, seat)
+            action_id = _ENGINE_ACTION.get(id(action))
+            if action_id is not None and action_id in ids:
+                if match is None:
+                    hand.apply_id(action_id)
+                else:
+                    match.apply_id(action_id)
+            elif match is None:
+                hand.apply(action, seat)
+            else:
+                match.apply(action, seat)
 
     if task.mode == "hands":
         hand = Hand.deal(rules=rules, dealer=task.pair % 2, seed=deal_seed)
         first = _first_deal(hand)
-        play_hand(hand, None, hand.apply)
+        play_hand(hand, None, None)
         hands.append(_outcome(hand))
         return GameResult(task.pair, task.swapped, hands, None, True, times, first)
     match = Match(rules=rules, seed=deal_seed)
     first = _first_deal(match.hand)
     while True:
         hand = match.hand
-        play_hand(hand, match.sheet.copy(), match.apply)
+        play_hand(hand, match.sheet.copy(), match)
         hands.append(_outcome(hand))
         if match.finished or len(match.hands) >= MAX_HANDS_PER_MATCH:
             break
@@ -516,7 +537,9 @@ def _aggregate(
         resid = [
             (sum(by_pair[p]) - margin * hands_by_pair[p]) / mean_hands for p in sorted(by_pair)
         ]
-        half = 1.959964 * statistics.stdev(resid) / math.sqrt(pairs_n)
+        from statistics import stdev
+
+        half = 1.959964 * stdev(resid) / math.sqrt(pairs_n)
     else:
         half = 0.0
     return ArenaReport(
@@ -640,6 +663,8 @@ def run_arena(
             if progress:
                 progress(done, pairs)
     else:
+        import multiprocessing
+
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         chunk = max(1, min(8, pairs // (jobs * 8)))
         with ctx.Pool(min(jobs, pairs)) as pool:
@@ -813,6 +838,8 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         plot_report(report, args.plot)
     if args.json:
+        import json
+
         print(json.dumps(report.to_dict()))
     else:
         print(report.text())

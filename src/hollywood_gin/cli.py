@@ -350,7 +350,9 @@ def _peek_lang(argv: Sequence[str]) -> str | None:
     return None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``command`` (the first word given, when a layer's),
+    only that layer's commands are added, so a run does not import the others."""
     speak_argparse()
     parser = CommandParser(
         prog="hollywood-gin",
@@ -425,7 +427,7 @@ def _run(argv: Sequence[str] | None) -> int:
         i18n.set_language(start_language(_peek_lang(argv)))
     except i18n.LanguageError:
         i18n.set_language(start_language(None))  # argparse names the bad one
-    parser = build_parser()
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
@@ -33,7 +33,7 @@ from .actions import (
     TakeDiscard,
     TakeUpcard,
 )
-from .cards import CARDS, Card, cards_from_mask
+from .cards import CARDS, Card, cards_from_mask, frozen_maker
 from .errors import IllegalActionError
 from .i18n import _, pgettext
 from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
@@ -44,6 +44,38 @@ __all__ = ["Hand", "HandResult", "HandView", "Phase"]
 
 _POINTS = tuple(c.points for c in CARDS)
 _DEFAULT_RULES = Rules()
+
+#: (i, i + 1, bits of i + 1) for each step of a shuffle of 52 cards.
+_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def shuffle_deck(rng: random.Random, deck: list[Card]) -> None:
+    """``rng.shuffle(deck)`` for a deck of 52: exactly the same order from the same state,
+    written out for a plain ``random.Random`` (its ``shuffle`` makes two Python calls a
+    card).  Any other generator shuffles itself."""
+    if type(rng) is not random.Random or len(deck) != 52 or not _SAME_SHUFFLE:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _SHUFFLE_STEPS:
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _same_shuffle() -> bool:
+    """True if :func:`shuffle_deck` copies this Python's ``Random.shuffle`` (checked once:
+    another version of it falls back to the real thing)."""
+    global _SAME_SHUFFLE
+    ours, theirs = list(CARDS), list(CARDS)
+    _SAME_SHUFFLE = True
+    shuffle_deck(random.Random(2026), ours)
+    random.Random(2026).shuffle(theirs)
+    return ours == theirs
+
+
+_SAME_SHUFFLE = _same_shuffle()
 
 
 class Phase(Enum):
@@ -101,6 +133,9 @@ class HandView:
     legal_actions: tuple[Action, ...]
     result: HandResult | None
     drawn_card: Card | None = None
+    # The mask of ``hand``, set by :meth:`Hand.view` (bots read it at every decision); -1
+    # when the view was made otherwise.  Not an argument, so ``replace`` never copies it.
+    _hand_mask: int = field(default=-1, init=False, repr=False, compare=False)
 
     @property
     def upcard(self) -> Card | None:
@@ -113,9 +148,12 @@ class HandView:
 
     @property
     def hand_mask(self) -> int:
-        m = 0
-        for c in self.hand:
-            m |= 1 << c.index
+        m = self._hand_mask
+        if m < 0:
+            m = 0
+            for c in self.hand:
+                m |= c.bit
+            object.__setattr__(self, "_hand_mask", m)
         return m
 
     @property
@@ -129,6 +167,27 @@ class HandView:
         if self.result is not None and self.result.knock_discard is not None:
             seen |= 1 << self.result.knock_discard.index
         return ((1 << 52) - 1) & ~seen
+
+
+#: The discard ids of the cards of each 13-bit suit block, filled as blocks are met.
+_DISCARD_IDS: tuple[dict[int, tuple[int, ...]], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
+
+
+def _discard_ids(mask: int) -> list[int]:
+    ids: list[int] = []
+    for suit in range(4):
+        block = mask >> (13 * suit) & 8191
+        found = _DISCARD_IDS[suit].get(block)
+        if found is None:
+            found = _DISCARD_IDS[suit][block] = tuple(
+                DISCARD_BASE + 13 * suit + rank for rank in range(13) if block >> rank & 1
+            )
+        ids += found
+    return ids
+
+
+_make_view = frozen_maker(HandView)
+_make_result = frozen_maker(HandResult)
 
 
 class Hand:
@@ -184,8 +243,8 @@ class Hand:
         None draws an unpredictable seed (the global ``random`` is never used)."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(CARDS)
-        rng.shuffle(deck)
-        return cls.from_deck(deck, rules=rules, dealer=dealer)
+        shuffle_deck(rng, deck)
+        return cls._dealt(tuple(deck), rules, dealer)
 
     @classmethod
     def from_deck(
@@ -197,6 +256,10 @@ class Hand:
         cards = tuple(deck)
         if len(cards) != 52 or len({c.index for c in cards if isinstance(c, Card)}) != 52:
             raise IllegalActionError("a deck must hold each of the 52 cards exactly once")
+        return cls._dealt(cards, rules, dealer)
+
+    @classmethod
+    def _dealt(cls, cards: tuple[Card, ...], rules: Rules, dealer: int) -> Hand:
         if dealer not in (0, 1) or isinstance(dealer, bool):
             raise IllegalActionError(f"the dealer must be player 0 or 1, not {dealer!r}")
         hand = object.__new__(cls)
@@ -204,12 +267,18 @@ class Hand:
         hand.dealer = dealer
         hand.deck = cards
         non_dealer = 1 - dealer
+        first = cards[0:20:2]  # R3.2: one at a time, the non-dealer first
+        second = cards[1:20:2]
         hands = [0, 0]
-        for i in range(20):
-            hands[non_dealer if i % 2 == 0 else dealer] |= 1 << cards[i].index
+        hands[non_dealer] = (first[0].bit | first[1].bit | first[2].bit | first[3].bit
+                             | first[4].bit | first[5].bit | first[6].bit | first[7].bit
+                             | first[8].bit | first[9].bit)
+        hands[dealer] = (second[0].bit | second[1].bit | second[2].bit | second[3].bit
+                         | second[4].bit | second[5].bit | second[6].bit | second[7].bit
+                         | second[8].bit | second[9].bit)
         hand.hands = hands
         hand.pile = [cards[20].index]
-        hand.stock = [c.index for c in reversed(cards[21:])]  # top of the stock last
+        hand.stock = [c.index for c in cards[:20:-1]]  # top of the stock last
         hand.known = [0, 0]
         hand.phase = Phase.OFFER
         hand.to_act = non_dealer  # R4.1: the non-dealer is offered the upcard first
@@ -262,26 +331,38 @@ class Hand:
         """Only what ``player`` may know: own cards, the public pile and log, counts (R3.4)."""
         if player not in (0, 1) or isinstance(player, bool):
             raise IllegalActionError(f"there is no player {player!r}; players are 0 and 1")
-        legal = self.legal_actions() if player == self.to_act else ()
-        return HandView(
-            player=player,
-            rules=self.rules,
-            dealer=self.dealer,
-            knock_limit=self.knock_limit,
-            phase=self.phase,
-            to_act=self.to_act,
-            hand=cards_from_mask(self.hands[player]),
-            discard_pile=self.discard_pile,
-            stock_count=len(self.stock),
-            opponent_card_count=self.hands[1 - player].bit_count(),
-            opponent_known=cards_from_mask(self.known[1 - player]),
-            known_to_opponent=cards_from_mask(self.known[player]),
-            taken_card=self.taken_card,
-            upcard_refused=self._upcard_refused,
-            history=tuple(self.history),
-            legal_actions=legal if self.phase is not Phase.OVER else (),
-            result=self._result,
-            drawn_card=CARDS[self._drawn] if self._drawn >= 0 and player == self.to_act else None,
+        over = self.phase is Phase.OVER
+        return self._view(player, self.legal_action_ids() if player == self.to_act and not over
+                          else ())
+
+    def _view(self, player: int, ids: Sequence[int]) -> HandView:
+        """The view of ``player`` (0 or 1) given the legal action ids when he is to act."""
+        hands = self.hands
+        mine = hands[player]
+        known = self.known
+        drawn = self._drawn
+        taken = self._taken
+        # Positional, in the order of the fields (keywords cost more than the rest here).
+        return _make_view(
+            player,
+            self.rules,
+            self.dealer,
+            self.knock_limit,
+            self.phase,
+            self.to_act,
+            cards_from_mask(mine),
+            tuple([CARDS[i] for i in self.pile]),
+            len(self.stock),
+            hands[1 - player].bit_count(),
+            cards_from_mask(known[1 - player]) if known[1 - player] else (),
+            cards_from_mask(known[player]) if known[player] else (),
+            CARDS[taken] if taken >= 0 else None,
+            self._upcard_refused,
+            tuple(self.history),
+            tuple([ACTIONS[i] for i in ids]),
+            self._result,
+            CARDS[drawn] if drawn >= 0 and player == self.to_act else None,
+            mine,
         )
 
     # -- legal actions -----------------------------------------------------------
@@ -292,14 +373,14 @@ class Hand:
         if phase is Phase.DISCARD:
             mask = self.hands[self.to_act]
             taken = self._taken
-            ids = []
             m = mask
             if taken >= 0 and not self.rules.discard_taken_card:
                 m &= ~(1 << taken)  # R4.3: not even as the knock discard
-            while m:
-                low = m & -m
-                ids.append(DISCARD_BASE + low.bit_length() - 1)
-                m ^= low
+            d0, d1, d2, d3 = _DISCARD_IDS
+            try:
+                ids = [*d0[m & 8191], *d1[m >> 13 & 8191], *d2[m >> 26 & 8191], *d3[m >> 39]]
+            except KeyError:
+                ids = _discard_ids(m)
             limit = self.knock_limit
             whole = deadwood_of_mask(mask)
             # Dropping one card lowers deadwood by at most its value, never more than 10.
@@ -496,7 +577,7 @@ class Hand:
         self._taken = -1
         self._drawn = -1
         self.phase = Phase.OVER
-        self._result = HandResult(
+        self._result = _make_result(
             kind=score.kind,
             winner=winner,
             points=score.points,
@@ -508,13 +589,14 @@ class Hand:
 
     def _end_dead(self) -> None:
         self.phase = Phase.OVER
-        self._result = HandResult(
+        self._result = _make_result(
             kind="dead",
             winner=None,
             points=0,
             knocker=None,
             score=None,
             hands=(cards_from_mask(self.hands[0]), cards_from_mask(self.hands[1])),
+            knock_discard=None,
         )
 
     # -- copies and search -------------------------------------------------------

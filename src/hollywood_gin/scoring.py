@@ -6,12 +6,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, cards_from_mask, mask_of
+from .cards import Card, cards_from_mask, frozen_maker
 from .errors import IllegalActionError
 from .i18n import _
 from .melds import (
     Layoff,
     arrangement_of_mask,
+    cards_mask,
     checked_melds_of_mask,
     deadwood_of_mask,
     defender_layout_of_masks,
@@ -47,6 +48,9 @@ class HandScore:
         return tuple(lay.card for lay in self.layoffs)
 
 
+_make_score = frozen_maker(HandScore)
+
+
 def score_hand(
     knocker: Iterable[Card],
     defender: Iterable[Card],
@@ -62,7 +66,7 @@ def score_hand(
     Raises :class:`IllegalActionError` for a knock the rules do not allow.
     """
     k_cards, d_cards = tuple(knocker), tuple(defender)
-    k, d = mask_of(k_cards), mask_of(d_cards)
+    k, d = cards_mask(k_cards)[0], cards_mask(d_cards)[0]  # not cards: a MeldError
     if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
         raise IllegalActionError(_("a card is given twice in a hand"))
     if k & d:
@@ -146,15 +150,15 @@ def score_hand_masks(
     d_covered = 0
     for meld in d_melds:
         d_covered |= meld
-    return HandScore(
+    return _make_score(
         winner=winner,
         kind=kind,
         points=points,
         knocker_deadwood=k_dead,
         defender_deadwood=d_dead,
         layoffs=layoffs_from_masks(pairs),
-        knocker_melds=tuple(cards_from_mask(m) for m in knocker_melds),
+        knocker_melds=tuple([cards_from_mask(m) for m in knocker_melds]),
         knocker_unmatched=k_unmatched,
-        defender_melds=tuple(cards_from_mask(m) for m in d_melds),
+        defender_melds=tuple([cards_from_mask(m) for m in d_melds]),
         defender_unmatched=cards_from_mask(d_rest & ~d_covered),
     )

@@ -18,16 +18,32 @@ off greedily).
 
 from __future__ import annotations
 
-from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
-from ..cards import CARDS
+from ..actions import (
+    ACTIONS,
+    DISCARD_BASE,
+    DRAW_STOCK_ID,
+    KNOCK_BASE,
+    PASS_ID,
+    TAKE_DISCARD_ID,
+    TAKE_UPCARD_ID,
+    Action,
+    Discard,
+    Knock,
+    TakeDiscard,
+    TakeUpcard,
+)
 from ..hand import HandView, Phase
 from ..i18n import N_
-from ..melds import deadwood_of_mask
+from ..melds import deadwood_of_mask, least_discards_of_mask
 from ..sheet import ScoreSheet
 from .base import Bot, Hint, Reason, only_choice
 from .cardsense import in_some_meld
 
 __all__ = ["BasicBot", "RandomBot"]
+
+# The bots answer with the engine's own action values (equal to new ones, and free).
+_PASS, _TAKE_UPCARD = ACTIONS[PASS_ID], ACTIONS[TAKE_UPCARD_ID]
+_DRAW_STOCK, _TAKE_DISCARD = ACTIONS[DRAW_STOCK_ID], ACTIONS[TAKE_DISCARD_ID]
 
 
 class RandomBot(Bot):
@@ -59,14 +75,16 @@ class BasicBot(Bot):
         self._history: tuple[object, ...] = ()
         self._stock = 99
         self._before_draw: int | None = None  # my hand mask before this turn's draw
-        self._pairs: set[frozenset[int]] = set()  # (drawn, discarded) pairs played this hand
+        # The (drawn, discarded) pairs played this hand, unordered: for each card, the mask
+        # of the cards it was paired with (a card discarded as it was drawn pairs itself).
+        self._played: dict[int, int] = {}
 
     def _follow(self, view: HandView) -> None:
         """Notice a new hand: the stock never grows and the log only grows within a hand."""
         history = view.history
         n = len(self._history)
         if view.stock_count > self._stock or history[:n] != self._history:
-            self._pairs = set()
+            self._played = {}
             self._before_draw = None
         self._history = history
         self._stock = view.stock_count
@@ -74,16 +92,17 @@ class BasicBot(Bot):
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
         self._follow(view)
         forced = only_choice(view)
-        legal = view.legal_actions
-        if view.phase is Phase.OFFER or view.phase is Phase.DRAW:
-            self._before_draw = view.hand_mask
+        phase = view.phase
+        if phase is Phase.OFFER or phase is Phase.DRAW:
+            mask = view.hand_mask
+            self._before_draw = mask
             if forced is not None:
                 return forced
             upcard = view.upcard
-            wants = upcard is not None and in_some_meld(view.hand_mask, upcard.index)
-            if view.phase is Phase.OFFER:
-                return TakeUpcard() if wants else Pass()
-            return TakeDiscard() if wants and TakeDiscard() in legal else DrawStock()
+            wants = upcard is not None and in_some_meld(mask, upcard.index)
+            if phase is Phase.OFFER:
+                return _TAKE_UPCARD if wants else _PASS
+            return _TAKE_DISCARD if wants and _TAKE_DISCARD in view.legal_actions else _DRAW_STOCK
         return self._discard(view)
 
     def _discard(self, view: HandView) -> Action:
@@ -94,32 +113,45 @@ class BasicBot(Bot):
             new = mask & ~self._before_draw
             if new.bit_count() == 1:
                 drawn = new.bit_length() - 1
-        allowed = {a.card.index for a in view.legal_actions if isinstance(a, Discard)}
-        best = 10**9
-        candidates: list[int] = []
-        for i in sorted(allowed):
-            if i == taken:  # never the face-up card just taken (even where the rules allow it)
-                continue
-            if drawn >= 0 and frozenset((drawn, i)) in self._pairs:
-                continue
-            dead = deadwood_of_mask(mask & ~(1 << i))
-            if dead < best:
-                best, candidates = dead, [i]
-            elif dead == best:
-                candidates.append(i)
-        if not candidates:  # every card excluded: fall back to the least deadwood overall
-            candidates = sorted(allowed)
-            best = min(deadwood_of_mask(mask & ~(1 << i)) for i in candidates)
-            candidates = [i for i in candidates if deadwood_of_mask(mask & ~(1 << i)) == best]
+        allowed = 0
+        for action in view.legal_actions:
+            if isinstance(action, Discard):
+                allowed |= action.card.bit
+        # Never the face-up card just taken (even where the rules allow it), nor a card
+        # already played with the card just drawn; if that leaves nothing, any card.
+        barred = self._played.get(drawn, 0) if drawn >= 0 else 0
+        if taken >= 0:
+            barred |= 1 << taken
+        if not allowed or allowed & ~mask:  # a view no engine makes: the plain way
+            best, candidates = self._least_discards_one_by_one(mask, allowed, barred)
+        else:
+            best, at = least_discards_of_mask(mask, allowed & ~barred)
+            if not at:
+                best, at = least_discards_of_mask(mask, allowed)
+            candidates = []
+            while at:  # lowest index first, as the candidates always were
+                low = at & -at
+                candidates.append(low.bit_length() - 1)
+                at ^= low
         choice = self.rng.choice(candidates)
         if drawn >= 0:
-            self._pairs.add(frozenset((drawn, choice)))
+            played = self._played
+            played[drawn] = played.get(drawn, 0) | 1 << choice
+            played[choice] = played.get(choice, 0) | 1 << drawn
         self._before_draw = None
-        card = CARDS[choice]
-        knock = Knock(card)
+        knock = ACTIONS[KNOCK_BASE + choice]
         if best <= view.knock_limit and knock in view.legal_actions:
             return knock
-        return Discard(card)
+        return ACTIONS[DISCARD_BASE + choice]
+
+    @staticmethod
+    def _least_discards_one_by_one(mask: int, allowed: int, barred: int) -> tuple[int, list[int]]:
+        """The least deadwood and the cards leaving it, each discard solved on its own."""
+        indexes = [i for i in range(52) if allowed >> i & 1]
+        candidates = [i for i in indexes if not barred >> i & 1] or indexes
+        left = {i: deadwood_of_mask(mask & ~(1 << i)) for i in candidates}
+        best = min(left.values())
+        return best, [i for i in candidates if left[i] == best]
 
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)
