@@ -46,6 +46,8 @@ __all__ = ["AID_BUTTONS", "KEYS", "KEY_NAMES", "NARROW", "PLAY_BUTTONS", "TableS
 KEYS = "1234567890-"
 KEY_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus"]
 NARROW = 104  # under this many columns the cards go flat and the sidebar narrows
+SIDE_WIDE, SIDE_NARROW = 38, 33  # the side panel's width (the CSS's), wide and narrow
+TABLE_WIDE, TABLE_NARROW = 72, 47  # what the table needs beside it: eleven cards whole
 
 #: The buttons, in two rows: the play, then the aids.  Labels are translated when shown.
 PLAY_BUTTONS = ("take", "pass", "draw", "pick", "discard", "knock", "gin")
@@ -316,13 +318,27 @@ class TableScreen(Worded, Screen[None]):
     def _refresh_side(self, session: GameSession, view: HandView) -> None:
         compact = self.has_class("-narrow")
         rules = session.rules
-        if self._sheet_key != (session.id, session.sheet.entries, compact):
-            self._sheet_key = (session.id, session.sheet.entries, compact)
-            table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
-                                compact=compact)
+        width = self.app.size.width
+        if self._sheet_key != (session.id, session.sheet.entries, compact, width):
+            self._sheet_key = (session.id, session.sheet.entries, compact, width)
+            # The sheet whole in its panel (never a number hidden): in a long language the
+            # panel grows into what the table can spare (its cards, flat or not, stay whole),
+            # then the names' column narrows; only then, five games say, does it scroll.
+            base = SIDE_NARROW if compact else SIDE_WIDE
+            room = base - 3  # its border and padding
+            spare = max(0, width - base - (TABLE_NARROW if compact else TABLE_WIDE))
+            for label in (None, 7, 6, 5):
+                table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
+                                    compact=compact, label=label)
+                need = natural_width(table, room)
+                if need <= room + spare + 1:  # + 1: the panel's right padding
+                    break
+            side = self.query_one("#side")
+            grow = min(spare, max(0, need - room))
+            side.styles.width = base + grow if grow else None  # None: as the CSS says
+            side.styles.padding = (0, 0, 0, 1) if need > room + grow else None
             sheet = self.query_one("#sheet", Static)
-            room = self.query_one("#side").content_region.width or (31 if compact else 36)
-            sheet.styles.width = natural_width(table, room)  # wider than the side: scrolls
+            sheet.styles.width = need  # wider than the side: scrolls
             sheet.update(table)
         line = Text(_("Rules:") + " ", style="bold")
         line.append(rules_summary(rules))
