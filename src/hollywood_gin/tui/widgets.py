@@ -85,9 +85,10 @@ class ButtonFlow(Container):
         if not room or not shown:
             return self.rows
         widths = [_outer_width(b) for b in shown]
+        gutter = self.styles.grid_gutter_vertical  # the gutter between the columns
         columns = 1
         for n in range(len(shown), 0, -1):
-            if sum(max(widths[i::n]) for i in range(n)) <= room:
+            if sum(max(widths[i::n]) for i in range(n)) + gutter * (n - 1) <= room:
                 columns = n
                 break
         rows = -(-len(shown) // columns)
@@ -261,7 +262,12 @@ class Dialog(Worded, ModalScreen[T]):
     LEAVE: ClassVar[int] = 4
 
     def leave(self) -> int:
-        return self.LEAVE
+        """``LEAVE``, and a row more for each row a row of buttons flowed onto."""
+        return self.LEAVE + sum(flow.rows - 1 for flow in self.query(ButtonFlow)
+                                .results(ButtonFlow))
+
+    def on_button_flow_reflowed(self, event: ButtonFlow.Reflowed) -> None:
+        self.fit()
 
     def fit(self) -> None:
         if self.BODY:
