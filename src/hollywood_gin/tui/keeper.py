@@ -78,7 +78,7 @@ class KeeperApp(App[None]):
     #sheet { height: auto; }
     #hands-title { text-style: bold; margin-top: 1; }
     #hands { height: auto; color: $text-muted; }
-    #add { margin-top: 1; }
+    #add { margin-top: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", N_("undo"), priority=True),
@@ -139,7 +139,7 @@ class KeeperApp(App[None]):
                             yield Input(id="second", type="integer")
                 # the form's button in sight below it, however long the form runs (80x24,
                 # a long language): never scrolled away
-                yield Button(_("Add hand"), variant="primary", id="add")
+                yield Button(_("Add hand"), variant="primary", id="add", compact=True)
         yield Footer()  # its keys are buttons too: undo, new sheet, sheets, help, quit
 
     # -- starting ----------------------------------------------------------------------
@@ -422,6 +422,9 @@ class KeeperApp(App[None]):
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
         self._form_changed()
+        # the numbers to give next, named after the choice, come into sight (at 80x24 the
+        # form scrolls above its button)
+        self.call_after_refresh(self.query_one("#numbers").scroll_visible, animate=False)
 
     def _form_changed(self) -> None:
         """Name the number fields after who won and how (the knocker's count first)."""

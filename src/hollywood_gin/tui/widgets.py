@@ -10,8 +10,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
-from textual.geometry import Size
 from textual.containers import Container, Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
