@@ -571,6 +571,7 @@ def test_the_form_says_who_won_and_hides_big_gin_without_it(tmp_path: Path) -> N
         buttons[1].value = True  # Bob won
         list(how.query(RadioButton))[2].value = True  # by undercutting
         await pilot.pause()
+        await pilot.pause()  # the form scrolls its numbers, named after the choice, in sight
         assert "Alexandra's deadwood (the knocker), then Bob's" in _said(app)
         app.query_one("#first", Input).value = "8"
         app.query_one("#second", Input).value = "5"

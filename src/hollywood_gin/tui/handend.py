@@ -29,7 +29,7 @@ from .look import (
 )
 from .rulewords import sheet_title
 from .session import COMPUTER, HUMAN, GameSession
-from .widgets import Dialog
+from .widgets import ButtonFlow, Dialog
 
 __all__ = ["HandEndScreen", "MatchEndScreen", "hand_end_layout", "hand_end_points"]
 
@@ -172,8 +172,9 @@ class HandEndScreen(Dialog[str]):
     HandEndScreen #end-left { width: 1fr; height: auto; padding-right: 1; }
     HandEndScreen #points { height: auto; margin-top: 1; }
     HandEndScreen #end-sheet { width: auto; height: auto; }
-    HandEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
-    HandEndScreen #buttons Button { margin: 0 1; min-width: 0; }
+    HandEndScreen #buttons { align-horizontal: center; margin-top: 1; dock: bottom;
+                          grid-gutter: 0 1; }
+    HandEndScreen #buttons Button { min-width: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the hand's end (short).
@@ -199,7 +200,7 @@ class HandEndScreen(Dialog[str]):
                 yield Static(sheet_table(session.sheet, session.names,
                                          title=sheet_title(session.rules),
                                          compact=compact), id="end-sheet")
-            with Horizontal(id="buttons"):
+            with ButtonFlow(id="buttons"):
                 label = _("See the match result (Enter)") if last else _("Next hand (Enter)")
                 yield Button(label, variant="primary", id="next", compact=True)
                 if session.can_undo:
@@ -229,8 +230,9 @@ class MatchEndScreen(Dialog[str]):
         border: thick $success; background: $surface;
     }
     MatchEndScreen #final-body { height: auto; }
-    MatchEndScreen #buttons { height: 1; align-horizontal: center; margin-top: 1; dock: bottom; }
-    MatchEndScreen #buttons Button { margin: 0 1; min-width: 0; }
+    MatchEndScreen #buttons { align-horizontal: center; margin-top: 1; dock: bottom;
+                          grid-gutter: 0 1; }
+    MatchEndScreen #buttons Button { min-width: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the match's end (short).
@@ -274,7 +276,7 @@ class MatchEndScreen(Dialog[str]):
             with VerticalScroll(id="final-body"):
                 yield Static(Group(lines, Text(""), sheet_table(
                     sheet, session.names, title=_("Final sheet"), compact=compact)))
-            with Horizontal(id="buttons"):
+            with ButtonFlow(id="buttons"):
                 yield Button(_("Rematch (r)"), variant="primary", id="rematch", compact=True)
                 yield Button(_("New match (n)"), id="new", compact=True)
                 yield Button(_("Review (v)"), id="review", compact=True)

@@ -78,6 +78,7 @@ class KeeperApp(App[None]):
     #sheet { height: auto; }
     #hands-title { text-style: bold; margin-top: 1; }
     #hands { height: auto; color: $text-muted; }
+    #add { margin-top: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", N_("undo"), priority=True),
@@ -136,7 +137,9 @@ class KeeperApp(App[None]):
                         with Horizontal(id="numbers"):
                             yield Input(id="first", type="integer")
                             yield Input(id="second", type="integer")
-                        yield Button(_("Add hand"), variant="primary", id="add")
+                # the form's button in sight below it, however long the form runs (80x24,
+                # a long language): never scrolled away
+                yield Button(_("Add hand"), variant="primary", id="add", compact=True)
         yield Footer()  # its keys are buttons too: undo, new sheet, sheets, help, quit
 
     # -- starting ----------------------------------------------------------------------
@@ -302,7 +305,8 @@ class KeeperApp(App[None]):
         if self.focused is self.query_one("#quick", Input):
             self.query_one("#below", VerticalScroll).scroll_home(animate=False)
         elif (str(text) and self.focused is not None
-              and self.query_one("#form") in self.focused.ancestors_with_self):
+              and (self.focused.id == "add"
+                   or self.query_one("#form") in self.focused.ancestors_with_self)):
             # using the form, scrolled below the message: say it where it is seen too
             self.notify(str(text), severity="error" if error else "information", timeout=6)
 
@@ -418,6 +422,9 @@ class KeeperApp(App[None]):
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         event.stop()
         self._form_changed()
+        # the numbers to give next, named after the choice, come into sight (at 80x24 the
+        # form scrolls above its button)
+        self.call_after_refresh(self.query_one("#numbers").scroll_visible, animate=False)
 
     def _form_changed(self) -> None:
         """Name the number fields after who won and how (the knocker's count first)."""

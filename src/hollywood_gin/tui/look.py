@@ -222,18 +222,19 @@ def _status(column: Column, short: tuple[str, str], size: int) -> Text:
 
 
 def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None = None,
-                compact: bool = False) -> Group:
+                compact: bool = False, label: int | None = None) -> Group:
     """The sheet (§7): points and boxes per column, who closed it, bonuses, totals; the
     caption names only the bonuses the rules in force play (R7.4).
 
     ``compact`` fits three games in 29 columns, for small terminals (the winner of a game
-    in three letters)."""
+    in three letters); ``label`` narrows the names' column further (when a long language's
+    headings take the room)."""
     rules: Rules = sheet.rules
     n = len(sheet.columns)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, title=title,
                   expand=False, title_style="bold", title_justify="left", show_edge=False,
                   pad_edge=False)
-    table.add_column("", no_wrap=True, max_width=8 if compact else 9)
+    table.add_column("", no_wrap=True, max_width=label or (8 if compact else 9))
     for i in range(n):
         table.add_column(_("G{n}").format(n=i + 1) if n > 1 else _("Game"), justify="right",
                          no_wrap=True)

@@ -27,7 +27,7 @@ from ..replay import player_name
 from ..sheet import ScoreSheet, SheetError
 from ..store import Store, StoredMatch
 from .rulewords import preset_label
-from .widgets import Worded
+from .widgets import ButtonFlow, Worded
 
 __all__ = ["NEW", "ConfirmScreen", "SavedGamesScreen", "SavedRow", "abandon", "print_saved",
            "saved_rows", "when_words"]
@@ -259,7 +259,7 @@ class SavedGamesScreen(Worded, ModalScreen[str | None]):
                          id="hint")
             yield _RowsTable(id="rows", cursor_type="row", zebra_stripes=True)
             yield Static("", id="detail")
-            with Horizontal(id="buttons"):
+            with ButtonFlow(id="buttons"):
                 yield Button(_("Open (Enter)"), variant="primary", id="open")
                 if self._new is not None:
                     yield Button(_("{label} (n)").format(label=self._new), id="new")
@@ -279,8 +279,13 @@ class SavedGamesScreen(Worded, ModalScreen[str | None]):
 
     def _fit(self) -> None:
         # The table scrolls within what the title, detail and buttons leave, so they always
-        # show, at 80x24 too.
-        self.query_one("#rows", DataTable).styles.max_height = max(3, self.size.height - 14)
+        # show, at 80x24 too (the buttons three rows high, on two rows in a long language).
+        rows = self.query_one("#buttons", ButtonFlow).rows
+        self.query_one("#rows", DataTable).styles.max_height = max(
+            3, self.size.height - 11 - 3 * rows)
+
+    def on_button_flow_reflowed(self, event: ButtonFlow.Reflowed) -> None:
+        self._fit()
 
     def _fill(self) -> None:
         table = self.query_one("#rows", DataTable)

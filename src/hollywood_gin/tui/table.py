@@ -34,7 +34,7 @@ from .look import (
 )
 from .rulewords import rules_name, rules_summary, sheet_title
 from .session import COMPUTER, HUMAN, GameSession
-from .widgets import CardWidget, Worded, cap_height
+from .widgets import ButtonFlow, CardWidget, Worded, cap_height
 from .words import gin_allowed, knock_options
 
 if TYPE_CHECKING:
@@ -46,6 +46,8 @@ __all__ = ["AID_BUTTONS", "KEYS", "KEY_NAMES", "NARROW", "PLAY_BUTTONS", "TableS
 KEYS = "1234567890-"
 KEY_NAMES = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus"]
 NARROW = 104  # under this many columns the cards go flat and the sidebar narrows
+SIDE_WIDE, SIDE_NARROW = 38, 33  # the side panel's width (the CSS's), wide and narrow
+TABLE_WIDE, TABLE_NARROW = 72, 47  # what the table needs beside it: eleven cards whole
 
 #: The buttons, in two rows: the play, then the aids.  Labels are translated when shown.
 PLAY_BUTTONS = ("take", "pass", "draw", "pick", "discard", "knock", "gin")
@@ -82,7 +84,7 @@ class TableScreen(Worded, Screen[None]):
     TableScreen #prompt { height: auto; min-height: 2; margin-top: 1; }
     TableScreen #message { height: auto; min-height: 1; }
     TableScreen #message.-error { color: $error; text-style: bold; }
-    TableScreen .buttons { height: 1; padding: 0 1; }
+    TableScreen .buttons { height: auto; padding: 0 1; }
     TableScreen #play-buttons { margin-top: 1; }
     TableScreen .buttons Button { margin-right: 1; min-width: 6; }
     TableScreen #sheet-box { height: auto; scrollbar-size-horizontal: 1; }
@@ -160,7 +162,7 @@ class TableScreen(Worded, Screen[None]):
                     yield Static("", id="message")
                 # the buttons stay in sight below the table, which scrolls if it must
                 for row, idents in (("play-buttons", PLAY_BUTTONS), ("aid-buttons", AID_BUTTONS)):
-                    with Horizontal(id=row, classes="buttons"):
+                    with ButtonFlow(id=row, classes="buttons"):
                         for ident in idents:
                             button = Button(button_label(ident), id=f"b-{ident}", compact=True,
                                             variant="warning" if ident in ("knock", "gin")
@@ -182,7 +184,16 @@ class TableScreen(Worded, Screen[None]):
         self.clear_table()
         narrow = self.app.size.width < NARROW
         self.set_class(narrow, "-narrow")
-        cap_height(self.query_one("#table"), 4 if narrow else 5)
+        self._fit_buttons()
+
+    def _fit_buttons(self) -> None:
+        """The table scrolls before the buttons below it (one row each, more in a long
+        language) would leave the screen: header, footer, the buttons, a gap when wide."""
+        rows = sum(flow.rows for flow in self.query(ButtonFlow).results(ButtonFlow))
+        cap_height(self.query_one("#table"), 2 + rows + (0 if self.has_class("-narrow") else 1))
+
+    def on_button_flow_reflowed(self, event: ButtonFlow.Reflowed) -> None:
+        self._fit_buttons()
 
     def clear_table(self) -> None:
         """Nothing on the table: before a match is dealt, or once it is abandoned."""
@@ -307,13 +318,27 @@ class TableScreen(Worded, Screen[None]):
     def _refresh_side(self, session: GameSession, view: HandView) -> None:
         compact = self.has_class("-narrow")
         rules = session.rules
-        if self._sheet_key != (session.id, session.sheet.entries, compact):
-            self._sheet_key = (session.id, session.sheet.entries, compact)
-            table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
-                                compact=compact)
+        width = self.app.size.width
+        if self._sheet_key != (session.id, session.sheet.entries, compact, width):
+            self._sheet_key = (session.id, session.sheet.entries, compact, width)
+            # The sheet whole in its panel (never a number hidden): in a long language the
+            # panel grows into what the table can spare (its cards, flat or not, stay whole),
+            # then the names' column narrows; only then, five games say, does it scroll.
+            base = SIDE_NARROW if compact else SIDE_WIDE
+            room = base - 3  # its border and padding
+            spare = max(0, width - base - (TABLE_NARROW if compact else TABLE_WIDE))
+            for label in (None, 7, 6, 5):
+                table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
+                                    compact=compact, label=label)
+                need = natural_width(table, room)
+                if need <= room + spare + 1:  # + 1: the panel's right padding
+                    break
+            side = self.query_one("#side")
+            grow = min(spare, max(0, need - room))
+            side.styles.width = base + grow if grow else None  # None: as the CSS says
+            side.styles.padding = (0, 0, 0, 1) if need > room + grow else None
             sheet = self.query_one("#sheet", Static)
-            room = self.query_one("#side").content_region.width or (31 if compact else 36)
-            sheet.styles.width = natural_width(table, room)  # wider than the side: scrolls
+            sheet.styles.width = need  # wider than the side: scrolls
             sheet.update(table)
         line = Text(_("Rules:") + " ", style="bold")
         line.append(rules_summary(rules))
@@ -487,6 +512,7 @@ class TableScreen(Worded, Screen[None]):
             button = self.query_one(f"#b-{ident}", Button)
             if button.display != visible:
                 button.display = visible
+        self._reflow_buttons()
         if v.upcard is not None:
             self._label("take", _("Take {card} (t)").format(card=v.upcard.pretty))
             self._label("pick", _("Take {card} (t)").format(card=v.upcard.pretty))
@@ -515,13 +541,16 @@ class TableScreen(Worded, Screen[None]):
             button = self.query_one(f"#b-{ident}", Button)
             button.label = label
             button.refresh(layout=True)  # its width follows the new label
+            self._reflow_buttons()
+
+    def _reflow_buttons(self) -> None:
+        for flow in self.query(ButtonFlow).results(ButtonFlow):
+            flow.reflow()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW
         if narrow != self.has_class("-narrow"):
             self.set_class(narrow, "-narrow")
-        # the buttons follow the table closely, and the table scrolls before they would
-        # leave the screen: header, footer and the two rows of buttons (and a gap, wide)
-        cap_height(self.query_one("#table"), 4 if narrow else 5)
+        self._fit_buttons()
         self._shown.pop("pile-label", None)  # how many pile cards fit follows the width
         self.refresh_table()

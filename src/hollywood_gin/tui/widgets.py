@@ -10,7 +10,8 @@ from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Container, Horizontal, Vertical
+from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
@@ -20,7 +21,8 @@ from ..cards import Card, Rank
 from ..i18n import _
 from .look import face_colour
 
-__all__ = ["AskScreen", "CardWidget", "Dialog", "Worded", "WordedScreen", "cap_height"]
+__all__ = ["AskScreen", "ButtonFlow", "CardWidget", "Dialog", "Worded", "WordedScreen",
+           "cap_height"]
 
 T = TypeVar("T")
 
@@ -53,6 +55,65 @@ def quit_hint(app: App[Any]) -> None:
             if active.binding.action in ("quit", "app.quit")]
     app.notify(_("Press {key} to quit.").format(key=keys[0] if keys else "ctrl+q"),
                title=_("Do you want to quit?"))
+
+
+class ButtonFlow(Container):
+    """A row of buttons that goes on onto a second row (or more) when its labels do not fit
+    its width, as in a long language at 80 columns: never a button cut.  A grid whose number
+    of columns follows the room and the labels shown (:meth:`reflow`, on each resize; call it
+    after a label or a button's display changes)."""
+
+    DEFAULT_CSS = """
+    ButtonFlow { layout: grid; grid-size: 12; grid-columns: auto; grid-rows: auto;
+                 height: auto; }
+    """
+
+    def __init__(self, *children: Widget, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(*children, id=id, classes=classes)
+        self.rows = 1
+        self._sizes = ""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.reflow()
+
+    def reflow(self, room: int | None = None) -> int:
+        """Lay the buttons shown out in as few rows as fit ``room`` columns (by default the
+        container's width): the number of rows."""
+        room = room if room is not None else self.content_region.width
+        shown = [b for b in self.children if b.display]
+        if not room or not shown:
+            return self.rows
+        widths = [_outer_width(b) for b in shown]
+        gutter = self.styles.grid_gutter_vertical  # the gutter between the columns
+        columns = 1
+        for n in range(len(shown), 0, -1):
+            if sum(max(widths[i::n]) for i in range(n)) + gutter * (n - 1) <= room:
+                columns = n
+                break
+        rows = -(-len(shown) // columns)
+        sizes = " ".join(str(max(widths[i::columns])) for i in range(columns))
+        if (self.styles.grid_size_columns, self._sizes) != (columns, sizes):
+            self._sizes = sizes
+            self.styles.grid_size_columns = columns
+            self.styles.grid_columns = sizes
+        if rows != self.rows:
+            self.rows = rows
+            self.post_message(self.Reflowed())
+        return self.rows
+
+    class Reflowed(Message):
+        """The buttons take another number of rows: what is above may need to make room."""
+
+
+def _outer_width(widget: Widget) -> int:
+    """A button's width with its margins, as its label makes it."""
+    styles = widget.styles
+    room = Size(1000, 1000)
+    width = widget.get_content_width(room, room) + styles.gutter.width
+    if styles.min_width is not None and styles.min_width.is_cells:
+        width = max(width, int(styles.min_width.value))
+    return width + styles.margin.left + styles.margin.right
 
 
 class CardWidget(Static):
@@ -201,7 +262,12 @@ class Dialog(Worded, ModalScreen[T]):
     LEAVE: ClassVar[int] = 4
 
     def leave(self) -> int:
-        return self.LEAVE
+        """``LEAVE``, and a row more for each row a row of buttons flowed onto."""
+        return self.LEAVE + sum(flow.rows - 1 for flow in self.query(ButtonFlow)
+                                .results(ButtonFlow))
+
+    def on_button_flow_reflowed(self, event: ButtonFlow.Reflowed) -> None:
+        self.fit()
 
     def fit(self) -> None:
         if self.BODY:
