@@ -26,6 +26,7 @@ from typing import ClassVar
 
 from .cards import CARDS, Card, parse_card, parse_cards
 from .errors import CardParseError, IllegalActionError
+from .i18n import _
 
 __all__ = [
     "ACTION_COUNT",
@@ -164,8 +165,10 @@ def parse_action(text: str) -> Action:
     ``knock 3d`` (optionally followed by melds like ``5s/6s/7s 9h/9d/9c``), ``big-gin``."""
     words = text.strip().split()
     if not words:
+        # Translators: pass, take, draw, pick, discard C and knock C are the action words
+        # typed as they are (the protocol's and the command line's); keep them in English.
         raise IllegalActionError(
-            "empty action: expected pass, take, draw, pick, discard C or knock C"
+            _("empty action: expected pass, take, draw, pick, discard C or knock C")
         )
     verb = words[0].lower()
     try:
@@ -178,10 +181,13 @@ def parse_action(text: str) -> Action:
         if verb == "big-gin":
             return Knock(None, _parse_melds(words[1:]))
     except CardParseError as exc:
-        raise IllegalActionError(f"cannot read action {text!r}: {exc}") from None
+        raise IllegalActionError(_("cannot read action {text!r}: {reason}").format(
+            text=text, reason=exc)) from None
+    # Translators: the action words (pass, take, draw, pick, discard C, knock C [melds],
+    # big-gin) are typed as they are; keep them in English.
     raise IllegalActionError(
-        f"cannot read action {text!r}: expected pass, take, draw, pick, discard C, "
-        "knock C [melds], or big-gin"
+        _("cannot read action {text!r}: expected pass, take, draw, pick, discard C, "
+          "knock C [melds], or big-gin").format(text=text)
     )
 
 
