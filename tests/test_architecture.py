@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
-CORE = ["actions", "cards", "errors", "hand", "i18n", "match", "melds", "po", "record",
+CORE = ["actions", "cards", "errors", "frozen", "hand", "i18n", "match", "melds", "po", "record",
         "replay", "rulebook", "rules", "scoring", "sheet"]
 
 

@@ -9,15 +9,11 @@ inside one block.  The canonical text of a card is its rank letter
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import fields
+from collections.abc import Iterable
 from enum import IntEnum
-from typing import Any, TypeVar
 
 from .errors import CardParseError
 from .i18n import _
-
-_T = TypeVar("_T")
 
 __all__ = [
     "CARDS",
@@ -269,25 +265,3 @@ def cards_text(cards: Iterable[Card]) -> str:
     """Canonical text of cards, space separated, in the order given."""
     return " ".join(card.text for card in cards)
 
-
-def frozen_maker(cls: type[_T]) -> Callable[..., _T]:
-    """A fast maker of a frozen, slotted dataclass: ``make(v1, v2, ...)`` takes every field
-    in order (``init=False`` ones too) and gives the same object as the class would.
-
-    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``, some
-    thousand machine instructions a field, and the engine makes a view of nineteen fields
-    at every decision.  The maker fills an unfrozen twin with the same slots (plain, fast
-    attribute stores) and then makes it an instance of the class itself.
-    """
-    names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
-    if getattr(cls, "__slots__", None) != tuple(names) or cls.__bases__ != (object,):
-        raise TypeError(f"{cls.__name__} is not a slotted dataclass of its own fields")
-    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(names)})
-    space: dict[str, Any] = {"_twin": twin, "_cls": cls}
-    body = "".join(f"    obj.{name} = {name}\n" for name in names)
-    code = (f"def make({', '.join(names)}):\n    obj = _twin()\n{body}"
-            "    obj.__class__ = _cls\n    return obj\n")
-    exec(code, space)
-    make: Callable[..., _T] = space["make"]
-    make.__doc__ = f"A {cls.__name__} from all its fields (see frozen_maker)."
-    return make

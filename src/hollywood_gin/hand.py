@@ -33,8 +33,9 @@ from .actions import (
     TakeDiscard,
     TakeUpcard,
 )
-from .cards import CARDS, Card, cards_from_mask, frozen_maker
+from .cards import CARDS, Card, cards_from_mask
 from .errors import IllegalActionError
+from .frozen import frozen_maker
 from .i18n import _, pgettext
 from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
 from .rules import Rules

@@ -13,8 +13,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import product
 
-from .cards import Card, cards_from_mask, frozen_maker, mask_of
+from .cards import Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
+from .frozen import frozen_maker
 from .i18n import _
 
 __all__ = [

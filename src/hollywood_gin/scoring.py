@@ -6,8 +6,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .cards import Card, cards_from_mask, frozen_maker
+from .cards import Card, cards_from_mask
 from .errors import IllegalActionError
+from .frozen import frozen_maker
 from .i18n import _
 from .melds import (
     Layoff,
