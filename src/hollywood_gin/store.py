@@ -672,6 +672,16 @@ class Store:
         return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
                                   for a in acts))
 
+    def action_counts(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """How many actions each match has saved (one query): what a server compares its
+        live tables with, to notice an announcement that never came."""
+        if not match_ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(matches_table.c.id, matches_table.c.action_count)
+                                .where(matches_table.c.id.in_(list(match_ids)))).all()
+        return {row.id: row.action_count for row in rows}
+
     def matches(self, *, kind: str | None = None, status: str | None = None) -> list[StoredMatch]:
         """Match rows (without their logs), newest first."""
         query = select(matches_table).order_by(matches_table.c.updated_at.desc())

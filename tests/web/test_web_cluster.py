@@ -28,6 +28,7 @@ from hg_web_support import (
     wait_seq,
 )
 
+from hollywood_gin.actions import parse_action
 from hollywood_gin.store import Store
 
 LEASE = 3.0  # seconds: a dead holder's lease expires soon
@@ -169,6 +170,36 @@ def test_the_same_action_through_two_processes_lands_once(cluster: list[Server],
     assert len(log) == a.state["seq"]  # type: ignore[index]
     for seat in (a, a_again, b):
         seat.close()
+
+
+def test_a_lost_announcement_is_caught_up_from_the_log(cluster: list[Server],
+                                                      store: Store) -> None:
+    """A process that commits and dies before it announces (the group commit announces
+    after the commit): the seats on the other processes still see the move, from the
+    periodic read of the live tables' saved action counts (follow.SWEEP_SECONDS)."""
+    a, b, made = _friends(cluster, 0, 1)
+    assert a.state is not None
+    if a.state["hand"]["phase"] == "over":
+        step_friend(a, b)
+    state = a.state
+    assert state is not None
+    seq, to_act = state["seq"], state["hand"]["to_act"]
+    mover = a if to_act == 0 else b
+    wait_seq([mover], seq)
+    action = choose(mover.state)  # type: ignore[arg-type]
+    assert action is not None
+    quiet = Store(_pg_url())  # no ``announce``: it commits without a word
+    try:
+        assert quiet.announce is None
+        quiet.open_match(made["table"]).act(parse_action(action), to_act)
+    finally:
+        quiet.close()
+    for seat in (a, b):  # neither process was told; both catch up within a sweep or two
+        seat.wait(lambda f: f["type"] == "state" and f["seq"] == seq + 1, timeout=30)
+        assert seat.state is not None and seat.state["hand"]["history"][-1][1] == action
+    assert len(_log(store, made["table"])) == seq + 1
+    a.close()
+    b.close()
 
 
 def _at_once(seats: list[Seat], message: dict[str, Any]) -> list[dict[str, Any]]:

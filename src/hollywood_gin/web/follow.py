@@ -6,11 +6,17 @@ hears are applied to the live tables in order, under each table's lock, in one t
 table (an announced action straight from its announcement; a changed row, a gap or a bus
 that reconnected from the store's log), and the seats connected here are sent the new
 state.  A table is unloaded (and its bot lease released) once nobody is at it here.
+
+An announcement can be lost without the bus noticing: a process that commits and dies
+before it announces (the group commit announces after the commit, ``web.commit``).  So
+every :data:`SWEEP_SECONDS` the process also reads the saved action counts of its live
+tables in one query, and catches up any table the log has moved past.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -26,13 +32,20 @@ __all__ = ["Following"]
 
 log = logging.getLogger("hollywood_gin.web")
 
+#: Seconds between reads of the live tables' saved action counts: how long a table can
+#: lag behind an action whose announcement was lost.
+SWEEP_SECONDS = 5.0
+
 
 class Following(StoreRunner):
     """The live tables of this process, kept in step with the other processes'."""
 
     def __init__(self, store: Store, store_workers: int | None = None,
-                 lease_seconds: float = LEASE_SECONDS) -> None:
+                 lease_seconds: float = LEASE_SECONDS,
+                 sweep_seconds: float = SWEEP_SECONDS) -> None:
         super().__init__(store, store_workers)
+        self.sweep_seconds = sweep_seconds
+        self._sweeper: asyncio.Task[None] | None = None
         self._tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._missed: set[str] = set()  # announced while loading: catch up once loaded
@@ -45,7 +58,8 @@ class Following(StoreRunner):
         self.bus: TableBus | None = None
         #: Counts what following did, for the metrics: ``followed`` (an action applied
         #: from its announcement), ``reloaded`` (a table read from the log), ``stale``
-        #: (an action refused at its commit: another writer saved that step first).
+        #: (an action refused at its commit: another writer saved that step first),
+        #: ``swept`` (a table found behind its log whose announcement never came).
         self.count: Callable[[str], None] = lambda what: None
 
     async def start(self) -> None:
@@ -55,8 +69,15 @@ class Following(StoreRunner):
             self.bus = TableBus(self.store, self.follow, self._resync_all)
             self.bus.start()
             await self.bus.wait_connected(5.0)
+        if self.shared and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_forever())
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         if self.bus is not None:
             await self.bus.stop()
             self.bus = None
@@ -123,6 +144,30 @@ class Following(StoreRunner):
         for table in self._tables.values():
             table.row_changed = True
             self._schedule_catch_up(table)
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.sweep_seconds)
+            try:
+                await self.sweep()
+            except Exception:  # the database away: the bus's reconnect catches up too
+                log.warning("reading the live tables' action counts failed", exc_info=True)
+
+    async def sweep(self) -> int:
+        """Catch up every live table whose saved log has moved past it (its announcement
+        lost); how many were behind."""
+        if not self._tables:
+            return 0
+        saved = await self.run(self.store.action_counts, list(self._tables))
+        behind = 0
+        for table_id, count in saved.items():
+            table = self._tables.get(table_id)
+            if table is not None and count > table.pm.action_count:
+                behind += 1
+                self.count("swept")
+                table.row_changed = True
+                self._schedule_catch_up(table)
+        return behind
 
     def _schedule_catch_up(self, table: Table) -> None:
         if table.catching is None:

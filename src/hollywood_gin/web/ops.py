@@ -236,7 +236,8 @@ class Metrics:
             "hollywood_gin_following",
             "Following the other processes: 'followed' (an action another process committed, "
             "applied from its announcement), 'reloaded' (a table caught up from the log), "
-            "'stale' (an action refused at its commit: another writer saved that step first)",
+            "'stale' (an action refused at its commit: another writer saved that step first), "
+            "'swept' (a table found behind its log: an announcement that never came)",
             ["what"], registry=r)
         self.loop_lag = Histogram(
             "hollywood_gin_event_loop_lag_seconds",
