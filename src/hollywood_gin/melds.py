@@ -546,48 +546,50 @@ def _walk_arrangements(mask: int) -> list[tuple[int, ...]]:
     if target == points_of_mask(mask):  # every meld would lower the deadwood: none is used
         return [()]
     found: list[tuple[int, ...]] = []
-    chosen: list[int] = []
-    least = deadwood_of_mask
-    points = _CARD_POINTS
+    _walk(mask, 0, target, [], found)
+    return found
 
-    def take(meld: int, rest: int, dead: int) -> None:
+
+def _walk(rest: int, dead: int, target: int, chosen: list[int],
+          found: list[tuple[int, ...]]) -> None:
+    """One step of :func:`_walk_arrangements` (a module function, not a closure: a
+    recursive closure is a reference cycle, garbage for the cyclic collector at every
+    call, and a server walks an arrangement for every move it shows)."""
+    least, points = deadwood_of_mask, _CARD_POINTS
+    while True:
+        if dead + points_of_mask(rest) == target:  # nothing left melds: all deadwood
+            found.append(tuple(chosen))
+            return
+        low = rest & -rest
+        i = low.bit_length() - 1
+        rank = i % 13
+        same = [1 << k for k in range(i + 13, 52, 13) if rest >> k & 1]  # its rank, above
+        if len(same) >= 2 or (rank < 11 and rest >> (i + 1) & rest >> (i + 2) & 1):
+            break
+        rest ^= low  # the card melds with nothing left: deadwood in every arrangement
+        dead += points[i]
+    after = rest ^ low
+    if dead + points[i] + least(after) == target:  # the card stays deadwood
+        _walk(after, dead + points[i], target, chosen, found)
+    melds = []
+    run, top = low, i
+    while top % 13 < 12 and rest >> (top + 1) & 1:  # runs starting at the card
+        top += 1
+        run |= 1 << top
+        if top - i >= 2:
+            melds.append(run)
+    if len(same) >= 2:  # sets of its rank
+        for a in range(len(same)):
+            for b in range(a + 1, len(same)):
+                melds.append(low | same[a] | same[b])
+        if len(same) == 3:
+            melds.append(low | same[0] | same[1] | same[2])
+    for meld in melds:  # each meld the card can start, if the least deadwood still holds
         left = rest ^ meld
         if dead + least(left) == target:
             chosen.append(meld)
-            walk(left, dead)
+            _walk(left, dead, target, chosen, found)
             chosen.pop()
-
-    def walk(rest: int, dead: int) -> None:
-        while True:
-            if dead + points_of_mask(rest) == target:  # nothing left melds: all deadwood
-                found.append(tuple(chosen))
-                return
-            low = rest & -rest
-            i = low.bit_length() - 1
-            rank = i % 13
-            same = [1 << k for k in range(i + 13, 52, 13) if rest >> k & 1]  # its rank, above
-            if len(same) >= 2 or (rank < 11 and rest >> (i + 1) & rest >> (i + 2) & 1):
-                break
-            rest ^= low  # the card melds with nothing left: deadwood in every arrangement
-            dead += points[i]
-        after = rest ^ low
-        if dead + points[i] + least(after) == target:  # the card stays deadwood
-            walk(after, dead + points[i])
-        run, top = low, i
-        while top % 13 < 12 and rest >> (top + 1) & 1:  # runs starting at the card
-            top += 1
-            run |= 1 << top
-            if top - i >= 2:
-                take(run, rest, dead)
-        if len(same) >= 2:  # sets of its rank
-            for a in range(len(same)):
-                for b in range(a + 1, len(same)):
-                    take(low | same[a] | same[b], rest, dead)
-            if len(same) == 3:
-                take(low | same[0] | same[1] | same[2], rest, dead)
-
-    walk(mask, 0)
-    return found
 
 
 def arrangements_of_mask(mask: int) -> Iterator[tuple[int, ...]]:

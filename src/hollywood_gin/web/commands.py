@@ -154,8 +154,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         where = f"http://{args.host}:{args.port}/"
         if workers == 1:
             from .app import create_app
+            from .pauses import tune_collector
 
             app = create_app(store=store, **options)
+            tune_collector()
             print(f"hollywood-gin: serving on {where} (store {_safe(store.url)})", flush=True)
             uvicorn.run(app, workers=1, **run)
             return 0

@@ -26,6 +26,9 @@ SERVE_ENV = "HOLLYWOOD_GIN_SERVE_OPTIONS"
 def create_worker_app() -> Any:
     """The ASGI app of one worker (uvicorn calls it: ``factory=True``)."""
     from .app import create_app
+    from .pauses import tune_collector
 
     options: dict[str, Any] = json.loads(os.environ[SERVE_ENV])
-    return create_app(**options)
+    app = create_app(**options)
+    tune_collector()
+    return app
