@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-from conftest import make_deck
 from hollywood_gin.actions import Action, Discard, Knock, Pass, TakeUpcard, parse_action
 from hollywood_gin.cards import CARDS, parse_card, parse_cards
 from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import Hand
 from hollywood_gin.match import Match
 from hollywood_gin.rules import Rules
+from strategies import make_deck
 
 
 def scripted(non_dealer: str, dealer: str, upcard: str, stock: str, actions: str) -> Hand:

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import hands
 from hollywood_gin.cards import (
     CARDS,
     FULL_DECK_MASK,
@@ -24,6 +23,7 @@ from hollywood_gin.cards import (
 )
 from hollywood_gin.errors import CardParseError, HollywoodGinError
 from hollywood_gin.melds import deadwood, is_meld, meld_kind
+from strategies import hands
 
 # -- R1.1 - R1.3 ------------------------------------------------------------------
 

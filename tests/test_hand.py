@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from conftest import make_deck
 from hollywood_gin.actions import (
     ACTION_COUNT,
     ACTIONS,
@@ -25,6 +24,7 @@ from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import Hand, HandView, Phase
 from hollywood_gin.melds import deadwood
 from hollywood_gin.rules import Rules
+from strategies import make_deck
 
 P0, P1 = 0, 1
 

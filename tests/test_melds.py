@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import any_hands, card, dense_hands, examples, hands, knock_deals
 from hollywood_gin.cards import CARDS, Card, cards_from_mask, mask_of, parse_cards
 from hollywood_gin.melds import (
     MeldError,
@@ -39,6 +38,7 @@ from hollywood_gin.melds import (
 )
 from hollywood_gin.rules import Rules
 from hollywood_gin.scoring import score_hand
+from strategies import any_hands, card, dense_hands, examples, hands, knock_deals
 
 Cards = frozenset[Card]
 

@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import examples, knock_deals
 from hollywood_gin.cards import Card, cards_text, parse_cards
 from hollywood_gin.errors import HollywoodGinError, IllegalActionError
 from hollywood_gin.melds import MeldError, deadwood
 from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.scoring import HandScore, score_hand
+from strategies import examples, knock_deals
 
 GIN = "As 2s 3s 4s 7h 7d 7c Jd Qd Kd"
 
