@@ -53,6 +53,7 @@ import os
 import random
 import re
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -604,6 +605,9 @@ def main() -> None:
         # other sessions.
         with contextlib.suppress(OSError):
             Path("/proc/self/autogroup").write_text(str(args.nice))
+    # A stopped benchmark stops its servers (with --units they are in sessions of their
+    # own, out of reach of a signal to this one's group): SIGTERM unwinds like Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     # The generator holds every table's two seats: with the collector's default thresholds
     # its own full collections (100 to 200 ms) were counted as the servers' latency.  It
     # collects as rarely as the servers do (hollywood_gin.web.pauses).
