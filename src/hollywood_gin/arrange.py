@@ -3,10 +3,18 @@ cards exposed to lay-offs, then fewest melds, then the first in canonical order.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator
 from itertools import product
 
-from .solve import _BLOCK, _CARD_POINTS, _RANK_MASK, deadwood_of_mask, points_of_mask
+from .solve import (
+    _BLOCK,
+    _CARD_POINTS,
+    _RANK_MASK,
+    _RUN_DEADWOOD,
+    deadwood_of_mask,
+    points_of_mask,
+)
 
 __all__ = ["arrangement_of_mask", "arrangements_of_mask"]
 
@@ -129,7 +137,180 @@ def arrangements_of_mask(mask: int) -> Iterator[tuple[int, ...]]:
 def arrangement_of_mask(mask: int) -> tuple[int, ...]:
     """The arrangement a knocker shows by default (R8.1): least deadwood, then fewest cards
     exposed to lay-offs, then fewest melds, then the first in canonical order."""
-    found = _least_arrangements(mask)
-    if len(found) == 1:
-        return found[0]
-    return min(found, key=lambda melds: (_exposure(melds, mask), len(melds), sorted(melds)))
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if ranks or mask >> 52:
+        return arrangement_with_sets(mask, ranks)[0]
+    b0, b1, b2, b3 = _BEST_RUNS
+    try:
+        return b0[s0] + b1[s1] + b2[s2] + b3[s3]
+    except KeyError:
+        return _best_runs(0, s0) + _best_runs(1, s1) + _best_runs(2, s2) + _best_runs(3, s3)
+
+
+#: For each suit, each 13-bit block's runs in the arrangement R8.1 picks (shifted to the
+#: suit), filled as blocks are met.  With no rank held three times no set is possible
+#: (R2.1) and the suits are apart: a run's exposure (R8.1) is in its own block, so the
+#: least exposure, then fewest melds, then the first in canonical order of the whole hand
+#: is each suit's own, put together (lower suits' melds are the lower masks).
+_BEST_RUNS: tuple[dict[int, tuple[int, ...]], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
+#: For each suit, every least arrangement of each block's runs (shifted to the suit).
+_WAYS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = (
+    {0: ((),)}, {0: ((),)}, {0: ((),)}, {0: ((),)})
+
+
+def _best_runs(suit: int, block: int) -> tuple[int, ...]:
+    found = _BEST_RUNS[suit].get(block)
+    if found is None:
+        ways = _ways(suit, block)
+        shift = 13 * suit
+        found = _BEST_RUNS[suit][block] = ways[0] if len(ways) == 1 else min(
+            ways, key=lambda melds: (_exposure(melds, block << shift), len(melds), sorted(melds)))
+    return found
+
+
+#: For each suit, each block's one least arrangement of runs (shifted), or None if it has
+#: several (R8.1 then weighs their exposure beside the sets').
+_SOLE: tuple[dict[int, tuple[int, ...] | None], ...] = ({0: ()}, {0: ()}, {0: ()}, {0: ()})
+
+
+def _sole(suit: int, block: int) -> tuple[int, ...] | None:
+    ways = _ways(suit, block)
+    found = _SOLE[suit][block] = ways[0] if len(ways) == 1 else None
+    return found
+
+
+def _with_one_set(mask: int, d0: int, d1: int, d2: int, d3: int, held: int) -> tuple[int, ...]:
+    """:func:`_with_runs` of one set (``held``), the usual case, with the runs of each
+    block looked up: a block's runs are in the order of their lowest cards, and none
+    spans the set's lowest card (it is in the set), so the set goes in by bisection."""
+    o0, o1, o2, o3 = _SOLE
+    try:
+        r0, r1, r2, r3 = o0[d0], o1[d1], o2[d2], o3[d3]
+    except KeyError:
+        r0, r1, r2, r3 = _sole(0, d0), _sole(1, d1), _sole(2, d2), _sole(3, d3)
+    if r0 is None or r1 is None or r2 is None or r3 is None:
+        return _with_runs(mask, d0, d1, d2, d3, (held,))
+    runs = r0 + r1 + r2 + r3
+    if not runs:
+        return (held,)
+    i = bisect_left(runs, held & -held)
+    return (*runs[:i], held, *runs[i:])
+
+
+def _ways(suit: int, block: int) -> tuple[tuple[int, ...], ...]:
+    found = _WAYS[suit].get(block)
+    if found is None:
+        unshifted = _BLOCK_ARRANGEMENTS.get(block)
+        if unshifted is None:
+            unshifted = _BLOCK_ARRANGEMENTS[block] = _walk_arrangements(block)
+        shift = 13 * suit
+        found = _WAYS[suit][block] = tuple(
+            [tuple([meld << shift for meld in way]) for way in unshifted])
+    return found
+
+
+def _low(meld: int) -> int:
+    return meld & -meld
+
+
+def _set_exposure(sets: tuple[int, ...], mask: int) -> int:
+    """The cards the sets of three expose (their rank's fourth card, not in ``mask``)."""
+    exposed = 0
+    for meld in sets:
+        if meld.bit_count() == 3:
+            exposed |= _RANK_MASK[((meld & -meld).bit_length() - 1) % 13] & ~meld
+    return exposed & ~mask
+
+
+def _with_runs(mask: int, c0: int, c1: int, c2: int, c3: int, sets: tuple[int, ...]
+               ) -> tuple[int, ...]:
+    """The sets chosen with the runs R8.1 picks among the least of each block left
+    (``c0`` to ``c3``), in the order of their lowest cards.
+
+    The sets fixed, the cards a set of three exposes are fixed too, and each block's runs
+    expose cards of that block alone: the least exposure, then fewest melds, then the
+    first in canonical order is each block's own (counted beside the sets' exposure, a
+    card exposed twice counting once), put together.
+    """
+    if not sets:
+        b0, b1, b2, b3 = _BEST_RUNS
+        try:
+            return b0[c0] + b1[c1] + b2[c2] + b3[c3]
+        except KeyError:
+            return _best_runs(0, c0) + _best_runs(1, c1) + _best_runs(2, c2) + _best_runs(3, c3)
+    w = _WAYS
+    try:
+        w0, w1, w2, w3 = w[0][c0], w[1][c1], w[2][c2], w[3][c3]
+    except KeyError:
+        w0, w1, w2, w3 = _ways(0, c0), _ways(1, c1), _ways(2, c2), _ways(3, c3)
+    if len(w0) == len(w1) == len(w2) == len(w3) == 1:
+        melds = sets + w0[0] + w1[0] + w2[0] + w3[0]
+    else:
+        seen = mask | _set_exposure(sets, mask)  # a card seen here is not exposed again
+        melds = sets
+        for ways in (w0, w1, w2, w3):
+            melds += ways[0] if len(ways) == 1 else min(ways, key=lambda runs: (
+                _exposure(runs, seen), len(runs), sorted(runs)))
+    return tuple(sorted(melds, key=_low))
+
+
+def arrangement_with_sets(mask: int, ranks: int) -> tuple[tuple[int, ...], int]:
+    """(the R8.1 arrangement, the least deadwood) of a hand holding ``ranks`` (a 13-bit
+    mask) three or four times.
+
+    Each such rank gives a set or not; a rank held four times gives a set of four or of
+    any three, the fourth card left to its suit's runs.  For each choice the rest is runs
+    alone, suit by suit (:func:`_with_runs`); R8.1's order picks among the least choices.
+    """
+    if mask >> 52:  # not a hand of cards: the walk fails on it as it always has
+        found = _least_arrangements(mask)
+        best = found[0] if len(found) == 1 else min(found, key=lambda melds: (
+            _exposure(melds, mask), len(melds), sorted(melds)))
+        covered = 0
+        for meld in best:
+            covered |= meld
+        return best, points_of_mask(mask & ~covered)
+    runs = _RUN_DEADWOOD
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    if not ranks & (ranks - 1) and not s0 & s1 & s2 & s3:  # one rank, held three times
+        keep = ~ranks
+        d0, d1, d2, d3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+        without = runs[s0] + runs[s1] + runs[s2] + runs[s3]
+        with_set = runs[d0] + runs[d1] + runs[d2] + runs[d3]
+        if without < with_set:
+            return _with_runs(mask, s0, s1, s2, s3, ()), without
+        held = mask & _RANK_MASK[ranks.bit_length() - 1]
+        if with_set < without:
+            return _with_one_set(mask, d0, d1, d2, d3, held), with_set
+        return min(_with_runs(mask, s0, s1, s2, s3, ()), _with_runs(mask, d0, d1, d2, d3, (held,)),
+                   key=lambda melds: (_exposure(melds, mask), len(melds), sorted(melds))), without
+    choices: list[tuple[int, int, int, int, tuple[int, ...]]] = [(s0, s1, s2, s3, ())]
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        keep = ~bit
+        held = mask & _RANK_MASK[bit.bit_length() - 1]
+        grown = []
+        for c0, c1, c2, c3, sets in choices:
+            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
+            grown.append((c0, c1, c2, c3, sets))
+            grown.append((d0, d1, d2, d3, (*sets, held)))
+            if s0 & s1 & s2 & s3 & bit:  # four: a set of three, one suit's card kept
+                grown += [(c0, d1, d2, d3, (*sets, held & ~bit)),
+                          (d0, c1, d2, d3, (*sets, held & ~(bit << 13))),
+                          (d0, d1, c2, d3, (*sets, held & ~(bit << 26))),
+                          (d0, d1, d2, c3, (*sets, held & ~(bit << 39)))]
+        choices = grown
+    least = 1000
+    kept: list[tuple[int, int, int, int, tuple[int, ...]]] = []
+    for choice in choices:
+        dead = runs[choice[0]] + runs[choice[1]] + runs[choice[2]] + runs[choice[3]]
+        if dead < least:
+            least, kept = dead, [choice]
+        elif dead == least:
+            kept.append(choice)
+    if len(kept) == 1:
+        return _with_runs(mask, *kept[0]), least
+    return min([_with_runs(mask, *choice) for choice in kept], key=lambda melds: (
+        _exposure(melds, mask), len(melds), sorted(melds))), least

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
+from typing import cast
 
-from .arrange import arrangement_of_mask, arrangements_of_mask
+from .arrange import _BEST_RUNS, arrangement_of_mask, arrangement_with_sets, arrangements_of_mask
 from .cards import Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
 from .frozen import frozen_maker
@@ -70,7 +71,9 @@ def deadwood(cards: Iterable[Card]) -> int:
 
     The public entry point most callers use with whole hands, so it is
     :func:`deadwood_of_mask` written out again after the cards' stored bits are
-    combined: for ten or eleven cards the bits are read without a loop.
+    combined: for ten or eleven cards the bits are read without a loop and added (an
+    int addition is quicker than an or; ten different bits are ten bits in the sum, a
+    repeated card shows as fewer, and is then read again with ors).
     """
     try:
         n = len(cards)  # type: ignore[arg-type]
@@ -79,12 +82,16 @@ def deadwood(cards: Iterable[Card]) -> int:
     try:
         if n == 10:
             c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
-                    | c8.bit | c9.bit)
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit)
+            if mask.bit_count() != 10:
+                mask = cards_mask(cards)[0]
         elif n == 11:
             c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
-            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
-                    | c8.bit | c9.bit | c10.bit)
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit + c10.bit)
+            if mask.bit_count() != 11:
+                mask = cards_mask(cards)[0]
         else:
             mask = cards_mask(cards, MAX_SOLVED_CARDS)[0]
     except AttributeError:
@@ -196,36 +203,89 @@ def _meld_kind(mask: int, count: int | None = None) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Arrangement:
-    """A hand laid out as melds and unmatched cards."""
+    """A hand laid out as melds and unmatched cards.
+
+    Made by the engine from masks, its card tuples are made when first read (most
+    callers read the deadwood alone); they are then kept, and the value is the same as
+    one made from cards: equal, hashed, shown and pickled alike.
+    """
+
+    __slots__ = ("_hand", "_masks", "deadwood", "melds", "unmatched")
 
     melds: tuple[tuple[Card, ...], ...]
     unmatched: tuple[Card, ...]
     deadwood: int
+
+    def __getattr__(self, name: str) -> object:
+        """Called only for a slot not filled yet: the card tuples of a made-from-masks value."""
+        if name != "melds" and name != "unmatched":
+            raise AttributeError(f"'Arrangement' object has no attribute {name!r}")
+        masks = cast("tuple[int, ...]", self._masks)
+        if name == "melds":
+            value: object = tuple([cards_from_mask(m) for m in masks])
+        else:
+            covered = 0
+            for meld in masks:
+                covered |= meld
+            value = cards_from_mask(cast(int, self._hand) & ~covered)
+        object.__setattr__(self, name, value)
+        return value
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[object, ...]]:
+        return (Arrangement, (self.melds, self.unmatched, self.deadwood))
 
     @classmethod
     def of_masks(cls, hand: int, melds: tuple[int, ...]) -> Arrangement:
         covered = 0
         for meld in melds:
             covered |= meld
+        if cls is Arrangement:
+            return _lazy_arrangement(points_of_mask(hand & ~covered), hand, melds)
         rest = hand & ~covered
-        make = _make_arrangement if cls is Arrangement else cls
-        return make(
-            melds=tuple([cards_from_mask(m) for m in melds]),
-            unmatched=cards_from_mask(rest),
-            deadwood=points_of_mask(rest),
-        )
+        return cls(melds=tuple([cards_from_mask(m) for m in melds]),
+                   unmatched=cards_from_mask(rest), deadwood=points_of_mask(rest))
 
 
-_make_arrangement = frozen_maker(Arrangement)
+_lazy_arrangement = frozen_maker(Arrangement, "deadwood", "_hand", "_masks")
 
 
 def best_melds(cards: Iterable[Card]) -> Arrangement:
     """The least-deadwood arrangement of a hand (at most 11 cards); among equals the one
-    of R8.1."""
-    mask = _checked_mask(cards, MAX_ARRANGED_CARDS)
-    return Arrangement.of_masks(mask, arrangement_of_mask(mask))
+    of R8.1.
+
+    Written out like :func:`deadwood` (the bits of ten cards read without a loop, a hand
+    with no rank held three times answered from per-suit tables); the card tuples of the
+    answer are made when first read.
+    """
+    try:
+        n = len(cards)  # type: ignore[arg-type]
+    except TypeError:
+        n = -1
+    try:
+        if n == 10:  # added, as in deadwood: a repeated card shows as fewer bits
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit)
+            if mask.bit_count() != 10:
+                raise MeldError(_("a card is given twice"))
+        else:
+            mask = _checked_mask(cards, MAX_ARRANGED_CARDS)
+    except AttributeError:
+        raise _not_cards(cards) from None
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if ranks:
+        melds, dead = arrangement_with_sets(mask, ranks)
+        return _lazy_arrangement(dead, mask, melds)
+    runs = _RUN_DEADWOOD
+    b0, b1, b2, b3 = _BEST_RUNS
+    try:
+        melds = b0[s0] + b1[s1] + b2[s2] + b3[s3]
+    except KeyError:
+        melds = arrangement_of_mask(mask)
+    return _lazy_arrangement(runs[s0] + runs[s1] + runs[s2] + runs[s3], mask, melds)
 
 
 def _checked_mask(cards: Iterable[Card], limit: int = MAX_SOLVED_CARDS) -> int:
