@@ -16,7 +16,12 @@ from .solve import (
     points_of_mask,
 )
 
-__all__ = ["arrangement_of_mask", "arrangements_of_mask"]
+__all__ = [
+    "arranged_of_mask",
+    "arrangement_of_mask",
+    "arrangement_with_sets",
+    "arrangements_of_mask",
+]
 
 
 def _exposure(melds: tuple[int, ...], hand: int) -> int:
@@ -146,6 +151,21 @@ def arrangement_of_mask(mask: int) -> tuple[int, ...]:
         return b0[s0] + b1[s1] + b2[s2] + b3[s3]
     except KeyError:
         return _best_runs(0, s0) + _best_runs(1, s1) + _best_runs(2, s2) + _best_runs(3, s3)
+
+
+def arranged_of_mask(mask: int) -> tuple[tuple[int, ...], int]:
+    """(:func:`arrangement_of_mask`, :func:`deadwood_of_mask`) of a hand, in one solve."""
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if ranks or mask >> 52:
+        return arrangement_with_sets(mask, ranks)
+    runs = _RUN_DEADWOOD
+    b0, b1, b2, b3 = _BEST_RUNS
+    try:
+        melds = b0[s0] + b1[s1] + b2[s2] + b3[s3]
+    except KeyError:
+        melds = _best_runs(0, s0) + _best_runs(1, s1) + _best_runs(2, s2) + _best_runs(3, s3)
+    return melds, runs[s0] + runs[s1] + runs[s2] + runs[s3]
 
 
 #: For each suit, each 13-bit block's runs in the arrangement R8.1 picks (shifted to the
@@ -285,32 +305,59 @@ def arrangement_with_sets(mask: int, ranks: int) -> tuple[tuple[int, ...], int]:
             return _with_one_set(mask, d0, d1, d2, d3, held), with_set
         return min(_with_runs(mask, s0, s1, s2, s3, ()), _with_runs(mask, d0, d1, d2, d3, (held,)),
                    key=lambda melds: (_exposure(melds, mask), len(melds), sorted(melds))), without
-    choices: list[tuple[int, int, int, int, tuple[int, ...]]] = [(s0, s1, s2, s3, ())]
+    # Ways a run could use a card: the cards a set leaves deadwood are left out (below).
+    free = 0
+    for shift, block in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        try:
+            free |= _IN_RUNS[block] << shift
+        except KeyError:
+            free |= _in_runs(block) << shift
+    options: list[tuple[int, ...]] = []
     while ranks:
         bit = ranks & -ranks
         ranks ^= bit
-        keep = ~bit
         held = mask & _RANK_MASK[bit.bit_length() - 1]
-        grown = []
-        for c0, c1, c2, c3, sets in choices:
-            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
-            grown.append((c0, c1, c2, c3, sets))
-            grown.append((d0, d1, d2, d3, (*sets, held)))
-            if s0 & s1 & s2 & s3 & bit:  # four: a set of three, one suit's card kept
-                grown += [(c0, d1, d2, d3, (*sets, held & ~bit)),
-                          (d0, c1, d2, d3, (*sets, held & ~(bit << 13))),
-                          (d0, d1, c2, d3, (*sets, held & ~(bit << 26))),
-                          (d0, d1, d2, c3, (*sets, held & ~(bit << 39)))]
-        choices = grown
+        usable = held & free
+        if not usable:  # no run can take a card of it: the set alone can be least
+            options.append((held,))
+        elif s0 & s1 & s2 & s3 & bit:  # four: a set of three keeps one card for runs ...
+            ways = [held]
+            while usable:
+                card = usable & -usable
+                usable ^= card
+                ways.append(held ^ card)
+            if len(ways) > 2:  # ... or no set (with one usable card, a set of three
+                ways.append(0)  # keeping it leaves less: the other three are deadwood)
+            options.append(tuple(ways))
+        else:
+            options.append((held, 0))
     least = 1000
-    kept: list[tuple[int, int, int, int, tuple[int, ...]]] = []
-    for choice in choices:
-        dead = runs[choice[0]] + runs[choice[1]] + runs[choice[2]] + runs[choice[3]]
+    kept: list[tuple[int, ...]] = []
+    for combo in product(*options):
+        taken = sum(combo)  # the sets' cards (disjoint)
+        rest = mask ^ taken
+        dead = (runs[rest & _BLOCK] + runs[rest >> 13 & _BLOCK] + runs[rest >> 26 & _BLOCK]
+                + runs[rest >> 39])
         if dead < least:
-            least, kept = dead, [choice]
+            least, kept = dead, [combo]
         elif dead == least:
-            kept.append(choice)
-    if len(kept) == 1:
-        return _with_runs(mask, *kept[0]), least
-    return min([_with_runs(mask, *choice) for choice in kept], key=lambda melds: (
-        _exposure(melds, mask), len(melds), sorted(melds))), least
+            kept.append(combo)
+    found = []
+    for combo in kept:
+        rest = mask ^ sum(combo)
+        found.append(_with_runs(mask, rest & _BLOCK, rest >> 13 & _BLOCK, rest >> 26 & _BLOCK,
+                                rest >> 39, tuple([meld for meld in combo if meld])))
+    if len(found) == 1:
+        return found[0], least
+    return min(found, key=lambda melds: (_exposure(melds, mask), len(melds), sorted(melds))), least
+
+
+#: For each 13-bit suit block, the cards of it some run of it could use (a card with two
+#: neighbours above, two below, or one each side), filled as blocks are met.
+_IN_RUNS: dict[int, int] = {0: 0}
+
+
+def _in_runs(block: int) -> int:
+    up, down = block >> 1, block << 1
+    found = _IN_RUNS[block] = block & ((up & block >> 2) | (down & block << 2) | (up & down))
+    return found

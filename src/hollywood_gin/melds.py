@@ -20,6 +20,7 @@ from .frozen import frozen_maker
 from .i18n import _
 from .solve import (
     _BLOCK,
+    _RANK_MASK,
     _RUN_DEADWOOD,
     _SHIFTS,
     _deadwood_with_sets,
@@ -394,6 +395,22 @@ def defender_layout_of_masks(
     pairs; among equal results, the fewest cards laid off, then onto the fewest
     melds (so chained lay-offs stay together on one run, as in R5.9).
     """
+    # Every lay-off starts next to a meld (a run's neighbour in its suit, a set of
+    # three's fourth card): the melds the defender cannot touch are left out at once.
+    free = defender & ~knocker
+    touched = []
+    for meld in knocker_melds:
+        low = meld & -meld
+        i = low.bit_length() - 1
+        top = meld.bit_length() - 1
+        if i % 13 == top % 13:  # a set (R2.1)
+            if meld.bit_count() == 3 and _RANK_MASK[i % 13] & ~meld & defender:
+                touched.append(meld)
+        elif (i % 13 and low >> 1 & free) or (top % 13 < 12 and 2 << top & free):
+            touched.append(meld)
+    if not touched:
+        return deadwood_of_mask(defender), ()
+    knocker_melds = tuple(touched)
     options = [_layoff_ways(meld, defender, knocker) for meld in knocker_melds]
     best_key = (deadwood_of_mask(defender), 0, 0)
     best: tuple[tuple[int, int], ...] = ()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, cast
 
+from .arrange import arranged_of_mask
 from .cards import Card, cards_from_mask
 from .errors import IllegalActionError
 from .frozen import frozen_maker
@@ -29,9 +30,19 @@ WinKind = Literal["knock", "undercut", "gin", "big_gin"]
 _DEFAULT_RULES = Rules()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandScore:
-    """How a knocked hand came out: who won, how, by how much, and the layout that shows why."""
+    """How a knocked hand came out: who won, how, by how much, and the layout that shows why.
+
+    Made by the engine from masks, its lay-offs and card tuples are made when first read
+    (a bot or a tally reads the points alone); they are then kept, and the value is the
+    same as one made field by field: equal, hashed, shown and pickled alike.
+    """
+
+    __slots__ = ("_defender", "_defender_melds", "_knocker", "_knocker_melds", "_pairs",
+                 "defender_deadwood", "defender_melds", "defender_unmatched", "kind",
+                 "knocker_deadwood", "knocker_melds", "knocker_unmatched", "layoffs", "points",
+                 "winner")
 
     winner: Literal["knocker", "defender"]
     kind: WinKind
@@ -44,12 +55,42 @@ class HandScore:
     defender_melds: tuple[tuple[Card, ...], ...]
     defender_unmatched: tuple[Card, ...]
 
+    def __getattr__(self, name: str) -> object:
+        """Called only for a slot not filled yet: the lay-offs and card tuples of a
+        made-from-masks value (``_knocker`` is the knocker's unmatched cards,
+        ``_defender`` the defender's cards not laid off)."""
+        if name == "layoffs":
+            value: object = layoffs_from_masks(cast("tuple[tuple[int, int], ...]", self._pairs))
+        elif name == "knocker_melds":
+            value = tuple([cards_from_mask(m) for m in cast(_Melds, self._knocker_melds)])
+        elif name == "knocker_unmatched":
+            value = cards_from_mask(cast(int, self._knocker))
+        elif name == "defender_melds":
+            value = tuple([cards_from_mask(m) for m in cast(_Melds, self._defender_melds)])
+        elif name == "defender_unmatched":
+            rest = cast(int, self._defender)
+            for meld in cast(_Melds, self._defender_melds):
+                rest &= ~meld
+            value = cards_from_mask(rest)
+        else:
+            raise AttributeError(f"'HandScore' object has no attribute {name!r}")
+        object.__setattr__(self, name, value)
+        return value
+
+    def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
+        return (HandScore, (self.winner, self.kind, self.points, self.knocker_deadwood,
+                            self.defender_deadwood, self.layoffs, self.knocker_melds,
+                            self.knocker_unmatched, self.defender_melds, self.defender_unmatched))
+
     @property
     def layoff_cards(self) -> tuple[Card, ...]:
         return tuple(lay.card for lay in self.layoffs)
 
 
-_make_score = frozen_maker(HandScore)
+_Melds = tuple[int, ...]
+_lazy_score = frozen_maker(HandScore, "winner", "kind", "points", "knocker_deadwood",
+                           "defender_deadwood", "_pairs", "_knocker_melds", "_knocker",
+                           "_defender_melds", "_defender")
 
 
 def score_hand(
@@ -95,7 +136,10 @@ def score_hand_masks(
 ) -> HandScore:
     """:func:`score_hand` on masks, with melds already checked for legality."""
     limit = rules.knock_limit if knock_limit is None else knock_limit
-    k_dead = deadwood_of_mask(knocker)
+    if knocker_melds is None:
+        knocker_melds, k_dead = arranged_of_mask(knocker)
+    else:
+        k_dead = deadwood_of_mask(knocker)
     if knocker.bit_count() == 11:
         if rules.big_gin_bonus is None:
             raise IllegalActionError(
@@ -107,27 +151,20 @@ def score_hand_masks(
             _("cannot knock with {deadwood} deadwood: the knock limit is {limit} (R5.1)")
             .format(deadwood=k_dead, limit=limit)
         )
-    if knocker_melds is None:
-        knocker_melds = arrangement_of_mask(knocker)
-    else:
-        covered = 0
-        for meld in knocker_melds:
-            covered |= meld
-        shown_dead = points_of_mask(knocker & ~covered)
-        if shown_dead != k_dead:
-            raise IllegalActionError(
-                _("the melds shown leave {shown} deadwood, but the hand's deadwood is "
-                  "{least}: a hand's deadwood is always its least (R2.4)")
-                .format(shown=shown_dead, least=k_dead)
-            )
     covered = 0
     for meld in knocker_melds:
         covered |= meld
-    k_unmatched = cards_from_mask(knocker & ~covered)
+    shown_dead = points_of_mask(knocker & ~covered)
+    if shown_dead != k_dead:  # melds the knocker chose to show (ours always reach it)
+        raise IllegalActionError(
+            _("the melds shown leave {shown} deadwood, but the hand's deadwood is "
+              "{least}: a hand's deadwood is always its least (R2.4)")
+            .format(shown=shown_dead, least=k_dead)
+        )
 
+    pairs: tuple[tuple[int, int], ...] = ()
     if k_dead == 0:  # R5.7: gin; the defender may not lay off
-        d_dead = deadwood_of_mask(defender)
-        pairs: tuple[tuple[int, int], ...] = ()
+        d_melds, d_dead = arranged_of_mask(defender)
         if knocker.bit_count() == 11:
             assert rules.big_gin_bonus is not None
             kind: WinKind = "big_gin"
@@ -142,24 +179,8 @@ def score_hand_masks(
             kind, winner, points = "knock", "knocker", d_dead - k_dead
         else:  # R5.6: equal or greater is an undercut
             kind, winner, points = "undercut", "defender", rules.undercut_bonus + k_dead - d_dead
-
-    laid = 0
-    for way, _onto in pairs:
-        laid |= way
-    d_rest = defender & ~laid
-    d_melds = arrangement_of_mask(d_rest)
-    d_covered = 0
-    for meld in d_melds:
-        d_covered |= meld
-    return _make_score(
-        winner=winner,
-        kind=kind,
-        points=points,
-        knocker_deadwood=k_dead,
-        defender_deadwood=d_dead,
-        layoffs=layoffs_from_masks(pairs),
-        knocker_melds=tuple([cards_from_mask(m) for m in knocker_melds]),
-        knocker_unmatched=k_unmatched,
-        defender_melds=tuple([cards_from_mask(m) for m in d_melds]),
-        defender_unmatched=cards_from_mask(d_rest & ~d_covered),
-    )
+        for way, _onto in pairs:
+            defender &= ~way
+        d_melds = arrangement_of_mask(defender)
+    return _lazy_score(winner, kind, points, k_dead, d_dead, pairs, knocker_melds,
+                       knocker & ~covered, d_melds, defender)
