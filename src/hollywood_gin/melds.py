@@ -386,6 +386,22 @@ def layoff_cards_of_masks(knocker_melds: tuple[int, ...], defender: int) -> int:
     return out
 
 
+#: For each meld met: (a run's neighbours in its suit, a set of three's fourth card).
+_NEAR: dict[int, tuple[int, int]] = {}
+
+
+def _near(meld: int) -> tuple[int, int]:
+    low = meld & -meld
+    i = low.bit_length() - 1
+    top = meld.bit_length() - 1
+    if i % 13 == top % 13:  # a set (R2.1)
+        found = (0, _RANK_MASK[i % 13] & ~meld if meld.bit_count() == 3 else 0)
+    else:
+        found = ((low >> 1 if i % 13 else 0) | (2 << top if top % 13 < 12 else 0), 0)
+    _NEAR[meld] = found
+    return found
+
+
 def defender_layout_of_masks(
     knocker_melds: tuple[int, ...], knocker: int, defender: int
 ) -> tuple[int, tuple[tuple[int, int], ...]]:
@@ -398,15 +414,14 @@ def defender_layout_of_masks(
     # Every lay-off starts next to a meld (a run's neighbour in its suit, a set of
     # three's fourth card): the melds the defender cannot touch are left out at once.
     free = defender & ~knocker
+    near = _NEAR
     touched = []
     for meld in knocker_melds:
-        low = meld & -meld
-        i = low.bit_length() - 1
-        top = meld.bit_length() - 1
-        if i % 13 == top % 13:  # a set (R2.1)
-            if meld.bit_count() == 3 and _RANK_MASK[i % 13] & ~meld & defender:
-                touched.append(meld)
-        elif (i % 13 and low >> 1 & free) or (top % 13 < 12 and 2 << top & free):
+        try:
+            beside, fourth = near[meld]
+        except KeyError:
+            beside, fourth = _near(meld)
+        if beside & free or fourth & defender:
             touched.append(meld)
     if not touched:
         return deadwood_of_mask(defender), ()
