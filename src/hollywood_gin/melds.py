@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
-from typing import cast
+from typing import Any
 
 from .arrange import _BEST_RUNS, arrangement_of_mask, arrangement_with_sets, arrangements_of_mask
 from .cards import Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
-from .frozen import frozen_maker
+from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
 from .solve import (
     _BLOCK,
@@ -213,26 +213,13 @@ class Arrangement:
     one made from cards: equal, hashed, shown and pickled alike.
     """
 
-    __slots__ = ("_hand", "_masks", "deadwood", "melds", "unmatched")
+    # ``melds`` and ``unmatched`` are properties over ``_melds`` and ``_unmatched`` (see
+    # made_when_read); ``_hand`` and ``_masks`` are what they are made from.
+    __slots__ = ("_hand", "_masks", "_melds", "_unmatched", "deadwood")
 
     melds: tuple[tuple[Card, ...], ...]
     unmatched: tuple[Card, ...]
     deadwood: int
-
-    def __getattr__(self, name: str) -> object:
-        """Called only for a slot not filled yet: the card tuples of a made-from-masks value."""
-        if name != "melds" and name != "unmatched":
-            raise AttributeError(f"'Arrangement' object has no attribute {name!r}")
-        masks = cast("tuple[int, ...]", self._masks)
-        if name == "melds":
-            value: object = tuple([cards_from_mask(m) for m in masks])
-        else:
-            covered = 0
-            for meld in masks:
-                covered |= meld
-            value = cards_from_mask(cast(int, self._hand) & ~covered)
-        object.__setattr__(self, name, value)
-        return value
 
     def __reduce__(self) -> tuple[type[Arrangement], tuple[object, ...]]:
         return (Arrangement, (self.melds, self.unmatched, self.deadwood))
@@ -243,13 +230,43 @@ class Arrangement:
         for meld in melds:
             covered |= meld
         if cls is Arrangement:
-            return _lazy_arrangement(points_of_mask(hand & ~covered), hand, melds)
+            return _lazy_arrangement(hand, melds, LATER, LATER, points_of_mask(hand & ~covered))
         rest = hand & ~covered
         return cls(melds=tuple([cards_from_mask(m) for m in melds]),
                    unmatched=cards_from_mask(rest), deadwood=points_of_mask(rest))
 
 
-_lazy_arrangement = frozen_maker(Arrangement, "deadwood", "_hand", "_masks")
+#: The cards of each meld met (at most the few hundred legal melds).
+_MELD_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _meld_cards(meld: int) -> tuple[Card, ...]:
+    """The cards of a meld mask, kept: the card tuples of results are made of them."""
+    try:
+        return _MELD_CARDS[meld]
+    except KeyError:
+        found = _MELD_CARDS[meld] = cards_from_mask(meld)
+        return found
+
+
+def _arrangement_melds(arrangement: Any) -> tuple[tuple[Card, ...], ...]:
+    cards = _MELD_CARDS
+    try:
+        return tuple([cards[m] for m in arrangement._masks])
+    except KeyError:
+        return tuple([_meld_cards(m) for m in arrangement._masks])
+
+
+def _arrangement_unmatched(arrangement: Any) -> tuple[Card, ...]:
+    rest = arrangement._hand
+    for meld in arrangement._masks:
+        rest &= ~meld
+    return cards_from_mask(rest)
+
+
+made_when_read(Arrangement, "melds", _arrangement_melds)
+made_when_read(Arrangement, "unmatched", _arrangement_unmatched)
+_lazy_arrangement = frozen_maker(Arrangement, *Arrangement.__slots__)
 
 
 def best_melds(cards: Iterable[Card]) -> Arrangement:
@@ -279,14 +296,14 @@ def best_melds(cards: Iterable[Card]) -> Arrangement:
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if ranks:
         melds, dead = arrangement_with_sets(mask, ranks)
-        return _lazy_arrangement(dead, mask, melds)
+        return _lazy_arrangement(mask, melds, LATER, LATER, dead)
     runs = _RUN_DEADWOOD
     b0, b1, b2, b3 = _BEST_RUNS
     try:
         melds = b0[s0] + b1[s1] + b2[s2] + b3[s3]
     except KeyError:
         melds = arrangement_of_mask(mask)
-    return _lazy_arrangement(runs[s0] + runs[s1] + runs[s2] + runs[s3], mask, melds)
+    return _lazy_arrangement(mask, melds, LATER, LATER, runs[s0] + runs[s1] + runs[s2] + runs[s3])
 
 
 def _checked_mask(cards: Iterable[Card], limit: int = MAX_SOLVED_CARDS) -> int:
@@ -451,7 +468,7 @@ def layoffs_from_masks(pairs: tuple[tuple[int, int], ...]) -> tuple[Layoff, ...]
     if not pairs:
         return ()
     make = _make_layoff
-    out = [make(card, cards_from_mask(meld))
+    out = [make(card, _meld_cards(meld))
            for way, meld in pairs for card in cards_from_mask(way)]
     out.sort(key=lambda lay: lay.card.index)
     return tuple(out)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal, cast
+from typing import Any, Literal
 
 from .arrange import arranged_of_mask
 from .cards import Card, cards_from_mask
 from .errors import IllegalActionError
-from .frozen import frozen_maker
+from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
 from .melds import (
     Layoff,
+    _meld_cards,
     arrangement_of_mask,
     cards_mask,
     checked_melds_of_mask,
@@ -39,10 +40,14 @@ class HandScore:
     same as one made field by field: equal, hashed, shown and pickled alike.
     """
 
-    __slots__ = ("_defender", "_defender_melds", "_knocker", "_knocker_melds", "_pairs",
-                 "defender_deadwood", "defender_melds", "defender_unmatched", "kind",
-                 "knocker_deadwood", "knocker_melds", "knocker_unmatched", "layoffs", "points",
-                 "winner")
+    # The five fields made when read are properties over their ``_`` slots (see
+    # made_when_read); the ``_mask_`` slots are what they are made from: the lay-off
+    # pairs, the knocker's melds and unmatched cards, the defender's melds and his cards
+    # not laid off.
+    __slots__ = ("_defender_melds", "_defender_unmatched", "_knocker_melds",
+                 "_knocker_unmatched", "_layoffs", "_mask_defender", "_mask_defender_melds",
+                 "_mask_knocker_melds", "_mask_knocker_unmatched", "_mask_pairs",
+                 "defender_deadwood", "kind", "knocker_deadwood", "points", "winner")
 
     winner: Literal["knocker", "defender"]
     kind: WinKind
@@ -55,28 +60,6 @@ class HandScore:
     defender_melds: tuple[tuple[Card, ...], ...]
     defender_unmatched: tuple[Card, ...]
 
-    def __getattr__(self, name: str) -> object:
-        """Called only for a slot not filled yet: the lay-offs and card tuples of a
-        made-from-masks value (``_knocker`` is the knocker's unmatched cards,
-        ``_defender`` the defender's cards not laid off)."""
-        if name == "layoffs":
-            value: object = layoffs_from_masks(cast("tuple[tuple[int, int], ...]", self._pairs))
-        elif name == "knocker_melds":
-            value = tuple([cards_from_mask(m) for m in cast(_Melds, self._knocker_melds)])
-        elif name == "knocker_unmatched":
-            value = cards_from_mask(cast(int, self._knocker))
-        elif name == "defender_melds":
-            value = tuple([cards_from_mask(m) for m in cast(_Melds, self._defender_melds)])
-        elif name == "defender_unmatched":
-            rest = cast(int, self._defender)
-            for meld in cast(_Melds, self._defender_melds):
-                rest &= ~meld
-            value = cards_from_mask(rest)
-        else:
-            raise AttributeError(f"'HandScore' object has no attribute {name!r}")
-        object.__setattr__(self, name, value)
-        return value
-
     def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
         return (HandScore, (self.winner, self.kind, self.points, self.knocker_deadwood,
                             self.defender_deadwood, self.layoffs, self.knocker_melds,
@@ -87,10 +70,24 @@ class HandScore:
         return tuple(lay.card for lay in self.layoffs)
 
 
-_Melds = tuple[int, ...]
-_lazy_score = frozen_maker(HandScore, "winner", "kind", "points", "knocker_deadwood",
-                           "defender_deadwood", "_pairs", "_knocker_melds", "_knocker",
-                           "_defender_melds", "_defender")
+def _melds_of(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    return tuple([_meld_cards(m) for m in masks])
+
+
+def _defender_unmatched(score: Any) -> tuple[Card, ...]:
+    rest = score._mask_defender
+    for meld in score._mask_defender_melds:
+        rest &= ~meld
+    return cards_from_mask(rest)
+
+
+made_when_read(HandScore, "layoffs", lambda score: layoffs_from_masks(score._mask_pairs))
+made_when_read(HandScore, "knocker_melds", lambda score: _melds_of(score._mask_knocker_melds))
+made_when_read(HandScore, "knocker_unmatched",
+               lambda score: cards_from_mask(score._mask_knocker_unmatched))
+made_when_read(HandScore, "defender_melds", lambda score: _melds_of(score._mask_defender_melds))
+made_when_read(HandScore, "defender_unmatched", _defender_unmatched)
+_make_score = frozen_maker(HandScore, *HandScore.__slots__)
 
 
 def score_hand(
@@ -182,5 +179,6 @@ def score_hand_masks(
         for way, _onto in pairs:
             defender &= ~way
         d_melds = arrangement_of_mask(defender)
-    return _lazy_score(winner, kind, points, k_dead, d_dead, pairs, knocker_melds,
-                       knocker & ~covered, d_melds, defender)
+    # In the order of the slots: the five fields made when read, then what they are made of.
+    return _make_score(LATER, LATER, LATER, LATER, LATER, defender, d_melds, knocker_melds,
+                       knocker & ~covered, pairs, d_dead, kind, k_dead, points, winner)
