@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from .arrange import _BEST_RUNS, arrangement_of_mask, arrangement_with_sets, arrangements_of_mask
+from .arrange import (
+    _BEST_RUNS,
+    _with_one_set,
+    arrangement_of_mask,
+    arrangement_with_sets,
+    arrangements_of_mask,
+)
 from .cards import Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
 from .frozen import LATER, frozen_maker, made_when_read
@@ -60,6 +66,7 @@ __all__ = [
     "meld_kind",
     "melds_in_mask",
     "points_of_mask",
+    "touched_melds_of_masks",
 ]
 
 
@@ -294,10 +301,21 @@ def best_melds(cards: Iterable[Card]) -> Arrangement:
         raise _not_cards(cards) from None
     s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    runs = _RUN_DEADWOOD
     if ranks:
+        if ranks & (ranks - 1) or s0 & s1 & s2 & s3:
+            melds, dead = arrangement_with_sets(mask, ranks)
+            return _lazy_arrangement(mask, melds, LATER, LATER, dead)
+        # One rank held three times (as in deadwood): its set taken or not, in line.
+        keep = ~ranks
+        d0, d1, d2, d3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+        dead = runs[d0] + runs[d1] + runs[d2] + runs[d3]
+        if dead < runs[s0] + runs[s1] + runs[s2] + runs[s3]:
+            held = mask & _RANK_MASK[ranks.bit_length() - 1]
+            return _lazy_arrangement(mask, _with_one_set(mask, d0, d1, d2, d3, held), LATER,
+                                     LATER, dead)
         melds, dead = arrangement_with_sets(mask, ranks)
         return _lazy_arrangement(mask, melds, LATER, LATER, dead)
-    runs = _RUN_DEADWOOD
     b0, b1, b2, b3 = _BEST_RUNS
     try:
         melds = b0[s0] + b1[s1] + b2[s2] + b3[s3]
@@ -419,17 +437,10 @@ def _near(meld: int) -> tuple[int, int]:
     return found
 
 
-def defender_layout_of_masks(
-    knocker_melds: tuple[int, ...], knocker: int, defender: int
-) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """The defender's optimum over own melds and lay-offs together (R5.3, R5.4).
-
-    Returns his least deadwood and the lay-offs as ``(card_mask, meld_mask)``
-    pairs; among equal results, the fewest cards laid off, then onto the fewest
-    melds (so chained lay-offs stay together on one run, as in R5.9).
-    """
-    # Every lay-off starts next to a meld (a run's neighbour in its suit, a set of
-    # three's fourth card): the melds the defender cannot touch are left out at once.
+def touched_melds_of_masks(knocker_melds: tuple[int, ...], knocker: int, defender: int
+                           ) -> tuple[int, ...]:
+    """The knocker's melds the defender could lay off onto: every lay-off (R5.3) starts
+    next to a meld (a run's neighbour in its suit, a set of three's fourth card)."""
     free = defender & ~knocker
     near = _NEAR
     touched = []
@@ -440,9 +451,22 @@ def defender_layout_of_masks(
             beside, fourth = _near(meld)
         if beside & free or fourth & defender:
             touched.append(meld)
-    if not touched:
+    return tuple(touched)
+
+
+def defender_layout_of_masks(
+    knocker_melds: tuple[int, ...], knocker: int, defender: int
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """The defender's optimum over own melds and lay-offs together (R5.3, R5.4).
+
+    Returns his least deadwood and the lay-offs as ``(card_mask, meld_mask)``
+    pairs; among equal results, the fewest cards laid off, then onto the fewest
+    melds (so chained lay-offs stay together on one run, as in R5.9).  The melds he
+    cannot touch are left out of the search at once.
+    """
+    knocker_melds = touched_melds_of_masks(knocker_melds, knocker, defender)
+    if not knocker_melds:
         return deadwood_of_mask(defender), ()
-    knocker_melds = tuple(touched)
     options = [_layoff_ways(meld, defender, knocker) for meld in knocker_melds]
     best_key = (deadwood_of_mask(defender), 0, 0)
     best: tuple[tuple[int, int], ...] = ()

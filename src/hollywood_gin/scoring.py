@@ -21,6 +21,7 @@ from .melds import (
     defender_layout_of_masks,
     layoffs_from_masks,
     points_of_mask,
+    touched_melds_of_masks,
 )
 from .rules import Rules
 
@@ -171,14 +172,17 @@ def score_hand_masks(
             points = rules.gin_bonus + d_dead
         winner: Literal["knocker", "defender"] = "knocker"
     else:
-        d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+        if touched_melds_of_masks(knocker_melds, knocker, defender):
+            d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+            for way, _onto in pairs:
+                defender &= ~way
+            d_melds = arrangement_of_mask(defender)
+        else:  # nothing to lay off: his own arrangement, in one solve
+            d_melds, d_dead = arranged_of_mask(defender)
         if k_dead < d_dead:  # R5.5
             kind, winner, points = "knock", "knocker", d_dead - k_dead
         else:  # R5.6: equal or greater is an undercut
             kind, winner, points = "undercut", "defender", rules.undercut_bonus + k_dead - d_dead
-        for way, _onto in pairs:
-            defender &= ~way
-        d_melds = arrangement_of_mask(defender)
     # In the order of the slots: the five fields made when read, then what they are made of.
     return _make_score(LATER, LATER, LATER, LATER, LATER, defender, d_melds, knocker_melds,
                        knocker & ~covered, pairs, d_dead, kind, k_dead, points, winner)
