@@ -18,6 +18,8 @@ per-suit tables fill once, in a warm-up on other hands, as they do in any long r
    random 10-card hands and meld-dense ones.  ``score_hand`` (lists) takes a knocker of
    deadwood 10 or less (from meld-dense hands in both parts: few random hands can knock)
    and a defender dealt from the other cards, against ``min_deadwood`` of the knocker.
+   ``best_melds`` and ``score_hand`` answer with values whose card tuples are made when
+   first read: the ``_cards_read`` lines read them all, the others none.
 2. ``selfplay``: whole hands, ``run_arena`` (the path ``hollywood-gin arena`` takes) basic
    against basic and greedy against greedy, ``eaai`` rules, against OpenSpiel's simple
    bot against itself through ``pyspiel.evaluate_bots`` on cloned initial states.
@@ -140,6 +142,17 @@ def api(label: str, make: Callable[[int, int], list[int]], per: int, rounds: int
             score_hand(knocker, defender)
         return len(items)
 
+    def scores_read(r: int) -> int:
+        """score_hand with every card field of the answer read (they are made on demand)."""
+        items = data[r]["knock"]
+        for knocker, defender in items:
+            s = score_hand(knocker, defender)
+            s.layoffs, s.knocker_melds, s.knocker_unmatched, s.defender_melds, s.defender_unmatched  # noqa: B018
+        return len(items)
+
+    def melds_read(arrangement: Any) -> object:
+        return arrangement.melds, arrangement.unmatched
+
     rates = race({
         "openspiel_min_deadwood": loop("os", min_deadwood),
         "deadwood_list": loop("list", deadwood),
@@ -152,8 +165,10 @@ def api(label: str, make: Callable[[int, int], list[int]], per: int, rounds: int
         "best_melds_tuple": loop("tuple", best_melds),
         "best_melds_set": loop("set", best_melds),
         "best_melds_hand_cards": loop("hand_cards", best_melds),
+        "best_melds_list_cards_read": loop("list", lambda c: melds_read(best_melds(c))),
         "openspiel_min_deadwood_knockers": loop("os_knock", min_deadwood),
         "score_hand_lists": scores,
+        "score_hand_lists_cards_read": scores_read,
     }, rounds)
     base, group = rates["openspiel_min_deadwood"], rates["openspiel_best_meld_group"]
     ratios = {}

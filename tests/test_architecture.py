@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
-CORE = ["actions", "cards", "errors", "frozen", "hand", "i18n", "match", "melds", "po", "record",
-        "replay", "rulebook", "rules", "scoring", "sheet"]
+CORE = ["actions", "arrange", "cards", "errors", "frozen", "hand", "i18n", "match", "melds", "po",
+        "record", "replay", "rulebook", "rules", "scoring", "sheet", "solve"]
 
 
 def sources_of(module: str) -> list[Path]:

@@ -1,22 +1,42 @@
-"""The exact meld solver (the rule book §2, R5.3, R5.4, R8.1), on 52-bit hand masks.
+"""Melds with cards: the public API of the solver (the rule book §2, R5.3, R5.4, R8.1).
 
-Least deadwood is computed the fast way: a table holds, for every 13-bit suit
-block, the least deadwood using runs only; sets are then chosen only for ranks
-held three or four times (a handful of choices), and for each choice the four
-suit blocks are looked up.  Everything here is pure and stateless; functions
-named ``*_of_mask`` are the unchecked fast path used by the engine and bots.
+The work is done on 52-bit hand masks by :mod:`.solve` (least deadwood, discards) and
+:mod:`.arrange` (the arrangement of R8.1); this module reads cards, checks them, and makes
+the results.  Its ``*_of_mask`` names are re-exported from there: the unchecked fast path
+used by the engine and bots.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import product
+from typing import Any
 
+from .arrange import (
+    _BEST_RUNS,
+    _with_one_set,
+    arrangement_of_mask,
+    arrangement_with_sets,
+    arrangements_of_mask,
+)
 from .cards import Card, cards_from_mask, mask_of
 from .errors import HollywoodGinError
-from .frozen import frozen_maker
+from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
+from .solve import (
+    _BLOCK,
+    _RANK_MASK,
+    _RUN_DEADWOOD,
+    _SHIFTS,
+    _deadwood_with_sets,
+    _is_set,
+    deadwood_of_mask,
+    deadwoods_after_discards_of_mask,
+    least_deadwood_discard_of_mask,
+    least_discards_of_mask,
+    points_of_mask,
+)
 
 __all__ = [
     "MAX_ARRANGED_CARDS",
@@ -46,303 +66,12 @@ __all__ = [
     "meld_kind",
     "melds_in_mask",
     "points_of_mask",
+    "touched_melds_of_masks",
 ]
-
-_BLOCK = 0x1FFF
-_SHIFTS = (0, 13, 26, 39)
 
 
 class MeldError(HollywoodGinError):
     """Cards offered as melds do not form legal, disjoint melds of the hand."""
-
-
-def _build_tables() -> tuple[list[int], list[int]]:
-    """Both tables by doubling, one card (bit) at a time: a block's highest card is
-    deadwood or the top of a run (R2.2), and a run ending there leaves the cards below
-    it to the smaller table.  (A few milliseconds: it runs at every start-up.)"""
-    points = [0]
-    runs = [0]
-    for k in range(13):
-        value = min(k + 1, 10)
-        points += [p + value for p in points]
-        low = runs  # the blocks without card k
-        high = [r + value for r in low]  # card k left as deadwood ...
-        for length in range(3, k + 2):  # ... or the top of a run of ``length`` cards
-            under = ((1 << (length - 1)) - 1) << (k - length + 1)  # the run below card k
-            free = ((1 << k) - 1) & ~under
-            sub = free
-            while True:  # every block holding the whole run: its other cards are ``sub``
-                if low[sub] < high[sub | under]:
-                    high[sub | under] = low[sub]
-                if not sub:
-                    break
-                sub = (sub - 1) & free
-        runs = low + high
-    return runs, points
-
-
-_RUN_DEADWOOD, _BLOCK_POINTS = _build_tables()
-
-
-def points_of_mask(mask: int) -> int:
-    """The summed card values (R1.3) of a mask."""
-    p = _BLOCK_POINTS
-    return p[mask & _BLOCK] + p[mask >> 13 & _BLOCK] + p[mask >> 26 & _BLOCK] + p[mask >> 39]
-
-
-def deadwood_of_mask(mask: int) -> int:
-    """Least deadwood (R2.4) of any hand mask; exact."""
-    runs = _RUN_DEADWOOD
-    s0 = mask & _BLOCK
-    s1 = mask >> 13 & _BLOCK
-    s2 = mask >> 26 & _BLOCK
-    s3 = mask >> 39
-    pair01 = s0 & s1
-    pair23 = s2 & s3
-    ranks = (pair01 & (s2 | s3)) | (pair23 & (s0 | s1))  # ranks held three or four times
-    if not ranks:
-        return runs[s0] + runs[s1] + runs[s2] + runs[s3]
-    if ranks & (ranks - 1):
-        return _deadwood_with_sets(ranks, s0, s1, s2, s3)
-    # One such rank, the usual case, solved in line (as the last rank of the recursion).
-    keep = ~ranks
-    a0, a1, a2, a3 = runs[s0], runs[s1], runs[s2], runs[s3]
-    b0, b1, b2, b3 = runs[s0 & keep], runs[s1 & keep], runs[s2 & keep], runs[s3 & keep]
-    without = a0 + a1 + a2 + a3
-    with_set = b0 + b1 + b2 + b3
-    if pair01 & pair23:  # held four times: a set of three may keep one suit's card for a run
-        with_set += min(0, a0 - b0, a1 - b1, a2 - b2, a3 - b3)
-    return without if without < with_set else with_set
-
-
-#: For each 13-bit suit block, each card of it (its rank, 0 for an ace) with the runs-only
-#: deadwood of the block without it; filled as blocks are met.
-_DROPS: dict[int, tuple[tuple[int, int], ...]] = {0: ()}
-
-
-def _drops(block: int) -> tuple[tuple[int, int], ...]:
-    runs = _RUN_DEADWOOD
-    found = _DROPS[block] = tuple(
-        (rank, runs[block ^ 1 << rank]) for rank in range(13) if block >> rank & 1
-    )
-    return found
-
-
-def deadwoods_after_discards_of_mask(mask: int) -> list[int]:
-    """The least deadwood (R2.4) left by discarding each card of ``mask``, by card index
-    (1000 for cards not in the mask): :func:`deadwood_of_mask` of every ``mask`` less one
-    card, in one pass.
-
-    As in :func:`least_deadwood_discard_of_mask`, the set choices are enumerated once:
-    the hand left by a discard has exactly the choices of the whole hand that leave that
-    card free for runs, and within a choice only the discarded card's block changes.
-    """
-    runs = _RUN_DEADWOOD
-    drops = _DROPS
-    out = [1000] * 52
-    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
-    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    if not ranks:
-        whole = runs[s0] + runs[s1] + runs[s2] + runs[s3]
-        for shift, block in ((0, s0), (13, s1), (26, s2), (39, s3)):
-            if block:
-                others = whole - runs[block]
-                try:
-                    cards = drops[block]
-                except KeyError:
-                    cards = _drops(block)
-                for rank, left in cards:
-                    out[shift + rank] = others + left
-        return out
-    choices = [(s0, s1, s2, s3)]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        four = s0 & s1 & s2 & s3 & bit
-        grown = []
-        for c0, c1, c2, c3 in choices:
-            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
-            grown.append((c0, c1, c2, c3))
-            grown.append((d0, d1, d2, d3))
-            if four:
-                grown += [(c0, d1, d2, d3), (d0, c1, d2, d3), (d0, d1, c2, d3), (d0, d1, d2, c3)]
-        choices = grown
-    for blocks in choices:
-        whole = runs[blocks[0]] + runs[blocks[1]] + runs[blocks[2]] + runs[blocks[3]]
-        for k in range(4):
-            block = blocks[k]
-            if not block:
-                continue
-            others = whole - runs[block]
-            try:
-                cards = drops[block]
-            except KeyError:
-                cards = _drops(block)
-            shift = _SHIFTS[k]
-            for rank, left in cards:
-                i = shift + rank
-                d = others + left
-                if d < out[i]:
-                    out[i] = d
-    return out
-
-
-#: For each 13-bit suit block: the least change of its runs-only deadwood when one of its
-#: cards goes, and the ranks (a 13-bit mask) whose going gives that change.
-_LEAST_DROP: dict[int, tuple[int, int]] = {}
-
-
-def _least_drop(block: int, cards: int) -> tuple[int, int]:
-    """(least change, ranks giving it) of the runs-only deadwood of ``block`` when one of
-    ``cards`` (a non-empty part of it) goes."""
-    runs = _RUN_DEADWOOD
-    here = runs[block]
-    least, at = 1000, 0
-    m = cards
-    while m:
-        bit = m & -m
-        m ^= bit
-        change = runs[block ^ bit] - here
-        if change < least:
-            least, at = change, bit
-        elif change == least:
-            at |= bit
-    if cards == block:
-        _LEAST_DROP[block] = (least, at)
-    return least, at
-
-
-def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
-    """(least deadwood, the candidates leaving it) of discarding one card of ``candidates``
-    (cards of ``mask``) from ``mask``; (1000, 0) if there is no candidate.
-
-    The same answer as :func:`deadwood_of_mask` of every ``mask`` less one candidate, but
-    a card's discard changes only its suit block (within each choice of sets, as in
-    :func:`deadwoods_after_discards_of_mask`), so a block whose every card may go is one
-    table look-up, whatever its size: the least change of that block and where it is
-    (a block with cards barred keeps it when one card giving it may go).
-    """
-    runs = _RUN_DEADWOOD
-    table = _LEAST_DROP
-    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
-    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    choices = [(s0, s1, s2, s3)]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        four = s0 & s1 & s2 & s3 & bit
-        grown = []
-        for b0, b1, b2, b3 in choices:
-            d0, d1, d2, d3 = b0 & keep, b1 & keep, b2 & keep, b3 & keep
-            grown.append((b0, b1, b2, b3))
-            grown.append((d0, d1, d2, d3))
-            if four:
-                grown += [(b0, d1, d2, d3), (d0, b1, d2, d3), (d0, d1, b2, d3), (d0, d1, d2, b3)]
-        choices = grown
-    c0, c1, c2, c3 = (candidates & _BLOCK, candidates >> 13 & _BLOCK, candidates >> 26 & _BLOCK,
-                      candidates >> 39)
-    best, at = 1000, 0
-    # The four blocks written out: this is the inner loop of every basic decision.
-    for b0, b1, b2, b3 in choices:
-        whole = runs[b0] + runs[b1] + runs[b2] + runs[b3]
-        cards = c0 & b0
-        if cards:
-            change, where = table.get(b0) or _least_drop(b0, b0)
-            if cards != b0 and not where & cards:
-                change, where = _least_drop(b0, cards)
-            where &= cards
-            value = whole + change
-            if value < best:
-                best, at = value, where
-            elif value == best:
-                at |= where
-        cards = c1 & b1
-        if cards:
-            change, where = table.get(b1) or _least_drop(b1, b1)
-            if cards != b1 and not where & cards:
-                change, where = _least_drop(b1, cards)
-            where &= cards
-            value = whole + change
-            if value < best:
-                best, at = value, where << 13
-            elif value == best:
-                at |= where << 13
-        cards = c2 & b2
-        if cards:
-            change, where = table.get(b2) or _least_drop(b2, b2)
-            if cards != b2 and not where & cards:
-                change, where = _least_drop(b2, cards)
-            where &= cards
-            value = whole + change
-            if value < best:
-                best, at = value, where << 26
-            elif value == best:
-                at |= where << 26
-        cards = c3 & b3
-        if cards:
-            change, where = table.get(b3) or _least_drop(b3, b3)
-            if cards != b3 and not where & cards:
-                change, where = _least_drop(b3, cards)
-            where &= cards
-            value = whole + change
-            if value < best:
-                best, at = value, where << 39
-            elif value == best:
-                at |= where << 39
-    return best, at
-
-
-def least_deadwood_discard_of_mask(mask: int, allowed: int) -> tuple[int, int]:
-    """(card index, deadwood left) of the discard from ``allowed`` that leaves the least
-    deadwood; on ties the card worth more points, then the lower index; (-1, 1000) if
-    ``allowed`` is empty.
-
-    The hot loop of every playout: :func:`least_discards_of_mask` finds the least and
-    the cards leaving it (a table look-up a suit block), then the tie-break.
-    """
-    best, at = least_discards_of_mask(mask, allowed & mask)
-    if not at & (at - 1):  # one card (or none: -1, 1000)
-        return at.bit_length() - 1, best
-    points = _CARD_POINTS
-    best_i, best_p = -1, -1
-    while at:  # lowest index first: only a card worth more replaces the one kept
-        bit = at & -at
-        at ^= bit
-        i = bit.bit_length() - 1
-        if points[i] > best_p:
-            best_i, best_p = i, points[i]
-    return best_i, best
-
-
-def _deadwood_with_sets(ranks: int, s0: int, s1: int, s2: int, s3: int) -> int:
-    """Least deadwood when ``ranks`` (a 13-bit mask) are held three or four times.
-
-    For each such rank a set is taken or not; a rank held four times may also
-    give a set of three and free one card for a run.  The last rank is solved
-    in closed form from the four suit-table lookups with and without it.
-    """
-    bit = ranks & -ranks
-    rest = ranks ^ bit
-    keep = ~bit
-    c0, c1, c2, c3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
-    four = s0 & s1 & s2 & s3 & bit
-    if rest:
-        f = _deadwood_with_sets
-        best = min(f(rest, s0, s1, s2, s3), f(rest, c0, c1, c2, c3))
-        if four:
-            best = min(best, f(rest, s0, c1, c2, c3), f(rest, c0, s1, c2, c3),
-                       f(rest, c0, c1, s2, c3), f(rest, c0, c1, c2, s3))
-        return best
-    runs = _RUN_DEADWOOD
-    a0, a1, a2, a3 = runs[s0], runs[s1], runs[s2], runs[s3]
-    b0, b1, b2, b3 = runs[c0], runs[c1], runs[c2], runs[c3]
-    without = a0 + a1 + a2 + a3
-    with_set = b0 + b1 + b2 + b3
-    if four:  # a set of three keeping one suit's card for its run
-        with_set += min(0, a0 - b0, a1 - b1, a2 - b2, a3 - b3)
-    return without if without < with_set else with_set
 
 
 def deadwood(cards: Iterable[Card]) -> int:
@@ -350,7 +79,9 @@ def deadwood(cards: Iterable[Card]) -> int:
 
     The public entry point most callers use with whole hands, so it is
     :func:`deadwood_of_mask` written out again after the cards' stored bits are
-    combined: for ten or eleven cards the bits are read without a loop.
+    combined: for ten or eleven cards the bits are read without a loop and added (an
+    int addition is quicker than an or; ten different bits are ten bits in the sum, a
+    repeated card shows as fewer, and is then read again with ors).
     """
     try:
         n = len(cards)  # type: ignore[arg-type]
@@ -359,12 +90,16 @@ def deadwood(cards: Iterable[Card]) -> int:
     try:
         if n == 10:
             c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
-            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
-                    | c8.bit | c9.bit)
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit)
+            if mask.bit_count() != 10:
+                mask = cards_mask(cards)[0]
         elif n == 11:
             c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 = cards
-            mask = (c0.bit | c1.bit | c2.bit | c3.bit | c4.bit | c5.bit | c6.bit | c7.bit
-                    | c8.bit | c9.bit | c10.bit)
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit + c10.bit)
+            if mask.bit_count() != 11:
+                mask = cards_mask(cards)[0]
         else:
             mask = cards_mask(cards, MAX_SOLVED_CARDS)[0]
     except AttributeError:
@@ -476,170 +211,117 @@ def _meld_kind(mask: int, count: int | None = None) -> str | None:
     return None
 
 
-def _is_set(meld: int) -> bool:
-    """True if a legal meld's mask is a set (R2.1): its lowest and highest cards share a
-    rank, which no run's do (R2.2)."""
-    return (meld & -meld).bit_length() % 13 == meld.bit_length() % 13
-
-
-def _exposure(melds: tuple[int, ...], hand: int) -> int:
-    """How many cards outside the hand could be laid off directly on these melds (R8.1)."""
-    exposed = 0
-    for meld in melds:
-        low = (meld & -meld).bit_length() - 1
-        high = meld.bit_length() - 1
-        if low % 13 == high % 13:  # a set
-            if meld.bit_count() == 3:
-                exposed |= _RANK_MASK[low % 13] & ~meld
-        else:
-            if low % 13 > 0:
-                exposed |= 1 << (low - 1)
-            if high % 13 < 12:
-                exposed |= 1 << (high + 1)
-    return (exposed & ~hand).bit_count()
-
-
-_CARD_POINTS = tuple(min(i % 13 + 1, 10) for i in range(52))
-_RANK_MASK = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
-
-
-#: For each 13-bit suit block, its least arrangements of runs alone (their masks within
-#: the block), filled as blocks are met: at most 8,192 entries.
-_BLOCK_ARRANGEMENTS: dict[int, list[tuple[int, ...]]] = {0: [()]}
-
-
-def _least_arrangements(mask: int) -> list[tuple[int, ...]]:
-    """Every arrangement of disjoint melds leaving the least deadwood, each as its melds
-    in the order of their lowest cards.
-
-    With no rank held three times no set is possible (R2.1) and the suits are apart: the
-    arrangements are those of each suit's runs, put together, and a suit's are kept.
-    """
-    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
-    if s0 & s1 & (s2 | s3) or s2 & s3 & (s0 | s1) or mask >> 52:
-        return _walk_arrangements(mask)
-    table = _BLOCK_ARRANGEMENTS
-    melds: list[int] = []
-    several = []
-    for shift, block in ((0, s0), (13, s1), (26, s2), (39, s3)):
-        found = table.get(block)
-        if found is None:
-            found = table[block] = _walk_arrangements(block)
-        if len(found) == 1:
-            melds += [meld << shift for meld in found[0]]
-        else:
-            several.append([tuple(meld << shift for meld in way) for way in found])
-    if not several:
-        return [tuple(sorted(melds))]
-    return [tuple(sorted(melds + [m for way in ways for m in way])) for ways in product(*several)]
-
-
-def _walk_arrangements(mask: int) -> list[tuple[int, ...]]:
-    """Every least arrangement of ``mask``, by a walk over its cards from the lowest.
-
-    The lowest card left is either deadwood or the lowest card of a meld (a run starting
-    at it, or a set with cards of its rank in higher suits); a choice is followed only if
-    the exact least deadwood of what is left still reaches the hand's least, so only the
-    least arrangements are ever walked, not every set of disjoint melds.
-    """
-    target = deadwood_of_mask(mask)
-    if target == points_of_mask(mask):  # every meld would lower the deadwood: none is used
-        return [()]
-    found: list[tuple[int, ...]] = []
-    _walk(mask, 0, target, [], found)
-    return found
-
-
-def _walk(rest: int, dead: int, target: int, chosen: list[int],
-          found: list[tuple[int, ...]]) -> None:
-    """One step of :func:`_walk_arrangements` (a module function, not a closure: a
-    recursive closure is a reference cycle, garbage for the cyclic collector at every
-    call, and a server walks an arrangement for every move it shows)."""
-    least, points = deadwood_of_mask, _CARD_POINTS
-    while True:
-        if dead + points_of_mask(rest) == target:  # nothing left melds: all deadwood
-            found.append(tuple(chosen))
-            return
-        low = rest & -rest
-        i = low.bit_length() - 1
-        rank = i % 13
-        same = [1 << k for k in range(i + 13, 52, 13) if rest >> k & 1]  # its rank, above
-        if len(same) >= 2 or (rank < 11 and rest >> (i + 1) & rest >> (i + 2) & 1):
-            break
-        rest ^= low  # the card melds with nothing left: deadwood in every arrangement
-        dead += points[i]
-    after = rest ^ low
-    if dead + points[i] + least(after) == target:  # the card stays deadwood
-        _walk(after, dead + points[i], target, chosen, found)
-    melds = []
-    run, top = low, i
-    while top % 13 < 12 and rest >> (top + 1) & 1:  # runs starting at the card
-        top += 1
-        run |= 1 << top
-        if top - i >= 2:
-            melds.append(run)
-    if len(same) >= 2:  # sets of its rank
-        for a in range(len(same)):
-            for b in range(a + 1, len(same)):
-                melds.append(low | same[a] | same[b])
-        if len(same) == 3:
-            melds.append(low | same[0] | same[1] | same[2])
-    for meld in melds:  # each meld the card can start, if the least deadwood still holds
-        left = rest ^ meld
-        if dead + least(left) == target:
-            chosen.append(meld)
-            _walk(left, dead, target, chosen, found)
-            chosen.pop()
-
-
-def arrangements_of_mask(mask: int) -> Iterator[tuple[int, ...]]:
-    """Every arrangement of disjoint melds leaving the least deadwood (as meld masks, in
-    the order of their lowest cards).  They come in a fixed order: by the melds they
-    use, bigger melds first, then lower masks."""
-    found = _least_arrangements(mask)
-    found.sort(key=lambda melds: sorted((-m.bit_count(), m) for m in melds))
-    yield from found
-
-
-def arrangement_of_mask(mask: int) -> tuple[int, ...]:
-    """The arrangement a knocker shows by default (R8.1): least deadwood, then fewest cards
-    exposed to lay-offs, then fewest melds, then the first in canonical order."""
-    found = _least_arrangements(mask)
-    if len(found) == 1:
-        return found[0]
-    return min(found, key=lambda melds: (_exposure(melds, mask), len(melds), sorted(melds)))
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Arrangement:
-    """A hand laid out as melds and unmatched cards."""
+    """A hand laid out as melds and unmatched cards.
+
+    Made by the engine from masks, its card tuples are made when first read (most
+    callers read the deadwood alone); they are then kept, and the value is the same as
+    one made from cards: equal, hashed, shown and pickled alike.
+    """
+
+    # ``melds`` and ``unmatched`` are properties over ``_melds`` and ``_unmatched`` (see
+    # made_when_read); ``_hand`` and ``_masks`` are what they are made from.
+    __slots__ = ("_hand", "_masks", "_melds", "_unmatched", "deadwood")
 
     melds: tuple[tuple[Card, ...], ...]
     unmatched: tuple[Card, ...]
     deadwood: int
+
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[object, ...]]:
+        return (Arrangement, (self.melds, self.unmatched, self.deadwood))
 
     @classmethod
     def of_masks(cls, hand: int, melds: tuple[int, ...]) -> Arrangement:
         covered = 0
         for meld in melds:
             covered |= meld
+        if cls is Arrangement:
+            return _lazy_arrangement(hand, melds, LATER, LATER, points_of_mask(hand & ~covered))
         rest = hand & ~covered
-        make = _make_arrangement if cls is Arrangement else cls
-        return make(
-            melds=tuple([cards_from_mask(m) for m in melds]),
-            unmatched=cards_from_mask(rest),
-            deadwood=points_of_mask(rest),
-        )
+        return cls(melds=tuple([cards_from_mask(m) for m in melds]),
+                   unmatched=cards_from_mask(rest), deadwood=points_of_mask(rest))
 
 
-_make_arrangement = frozen_maker(Arrangement)
+#: The cards of each meld met (at most the few hundred legal melds).
+_MELD_CARDS: dict[int, tuple[Card, ...]] = {}
+
+
+def _meld_cards(meld: int) -> tuple[Card, ...]:
+    """The cards of a meld mask, kept: the card tuples of results are made of them."""
+    try:
+        return _MELD_CARDS[meld]
+    except KeyError:
+        found = _MELD_CARDS[meld] = cards_from_mask(meld)
+        return found
+
+
+def _arrangement_melds(arrangement: Any) -> tuple[tuple[Card, ...], ...]:
+    cards = _MELD_CARDS
+    try:
+        return tuple([cards[m] for m in arrangement._masks])
+    except KeyError:
+        return tuple([_meld_cards(m) for m in arrangement._masks])
+
+
+def _arrangement_unmatched(arrangement: Any) -> tuple[Card, ...]:
+    rest = arrangement._hand
+    for meld in arrangement._masks:
+        rest &= ~meld
+    return cards_from_mask(rest)
+
+
+made_when_read(Arrangement, "melds", _arrangement_melds)
+made_when_read(Arrangement, "unmatched", _arrangement_unmatched)
+_lazy_arrangement = frozen_maker(Arrangement, *Arrangement.__slots__)
 
 
 def best_melds(cards: Iterable[Card]) -> Arrangement:
     """The least-deadwood arrangement of a hand (at most 11 cards); among equals the one
-    of R8.1."""
-    mask = _checked_mask(cards, MAX_ARRANGED_CARDS)
-    return Arrangement.of_masks(mask, arrangement_of_mask(mask))
+    of R8.1.
+
+    Written out like :func:`deadwood` (the bits of ten cards read without a loop, a hand
+    with no rank held three times answered from per-suit tables); the card tuples of the
+    answer are made when first read.
+    """
+    try:
+        n = len(cards)  # type: ignore[arg-type]
+    except TypeError:
+        n = -1
+    try:
+        if n == 10:  # added, as in deadwood: a repeated card shows as fewer bits
+            c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
+            mask = (c0.bit + c1.bit + c2.bit + c3.bit + c4.bit + c5.bit + c6.bit + c7.bit
+                    + c8.bit + c9.bit)
+            if mask.bit_count() != 10:
+                raise MeldError(_("a card is given twice"))
+        else:
+            mask = _checked_mask(cards, MAX_ARRANGED_CARDS)
+    except AttributeError:
+        raise _not_cards(cards) from None
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    runs = _RUN_DEADWOOD
+    if ranks:
+        if ranks & (ranks - 1) or s0 & s1 & s2 & s3:
+            melds, dead = arrangement_with_sets(mask, ranks)
+            return _lazy_arrangement(mask, melds, LATER, LATER, dead)
+        # One rank held three times (as in deadwood): its set taken or not, in line.
+        keep = ~ranks
+        d0, d1, d2, d3 = s0 & keep, s1 & keep, s2 & keep, s3 & keep
+        dead = runs[d0] + runs[d1] + runs[d2] + runs[d3]
+        if dead < runs[s0] + runs[s1] + runs[s2] + runs[s3]:
+            held = mask & _RANK_MASK[ranks.bit_length() - 1]
+            return _lazy_arrangement(mask, _with_one_set(mask, d0, d1, d2, d3, held), LATER,
+                                     LATER, dead)
+        melds, dead = arrangement_with_sets(mask, ranks)
+        return _lazy_arrangement(mask, melds, LATER, LATER, dead)
+    b0, b1, b2, b3 = _BEST_RUNS
+    try:
+        melds = b0[s0] + b1[s1] + b2[s2] + b3[s3]
+    except KeyError:
+        melds = arrangement_of_mask(mask)
+    return _lazy_arrangement(mask, melds, LATER, LATER, runs[s0] + runs[s1] + runs[s2] + runs[s3])
 
 
 def _checked_mask(cards: Iterable[Card], limit: int = MAX_SOLVED_CARDS) -> int:
@@ -739,6 +421,39 @@ def layoff_cards_of_masks(knocker_melds: tuple[int, ...], defender: int) -> int:
     return out
 
 
+#: For each meld met: (a run's neighbours in its suit, a set of three's fourth card).
+_NEAR: dict[int, tuple[int, int]] = {}
+
+
+def _near(meld: int) -> tuple[int, int]:
+    low = meld & -meld
+    i = low.bit_length() - 1
+    top = meld.bit_length() - 1
+    if i % 13 == top % 13:  # a set (R2.1)
+        found = (0, _RANK_MASK[i % 13] & ~meld if meld.bit_count() == 3 else 0)
+    else:
+        found = ((low >> 1 if i % 13 else 0) | (2 << top if top % 13 < 12 else 0), 0)
+    _NEAR[meld] = found
+    return found
+
+
+def touched_melds_of_masks(knocker_melds: tuple[int, ...], knocker: int, defender: int
+                           ) -> tuple[int, ...]:
+    """The knocker's melds the defender could lay off onto: every lay-off (R5.3) starts
+    next to a meld (a run's neighbour in its suit, a set of three's fourth card)."""
+    free = defender & ~knocker
+    near = _NEAR
+    touched = []
+    for meld in knocker_melds:
+        try:
+            beside, fourth = near[meld]
+        except KeyError:
+            beside, fourth = _near(meld)
+        if beside & free or fourth & defender:
+            touched.append(meld)
+    return tuple(touched)
+
+
 def defender_layout_of_masks(
     knocker_melds: tuple[int, ...], knocker: int, defender: int
 ) -> tuple[int, tuple[tuple[int, int], ...]]:
@@ -746,8 +461,12 @@ def defender_layout_of_masks(
 
     Returns his least deadwood and the lay-offs as ``(card_mask, meld_mask)``
     pairs; among equal results, the fewest cards laid off, then onto the fewest
-    melds (so chained lay-offs stay together on one run, as in R5.9).
+    melds (so chained lay-offs stay together on one run, as in R5.9).  The melds he
+    cannot touch are left out of the search at once.
     """
+    knocker_melds = touched_melds_of_masks(knocker_melds, knocker, defender)
+    if not knocker_melds:
+        return deadwood_of_mask(defender), ()
     options = [_layoff_ways(meld, defender, knocker) for meld in knocker_melds]
     best_key = (deadwood_of_mask(defender), 0, 0)
     best: tuple[tuple[int, int], ...] = ()
@@ -773,7 +492,7 @@ def layoffs_from_masks(pairs: tuple[tuple[int, int], ...]) -> tuple[Layoff, ...]
     if not pairs:
         return ()
     make = _make_layoff
-    out = [make(card, cards_from_mask(meld))
+    out = [make(card, _meld_cards(meld))
            for way, meld in pairs for card in cards_from_mask(way)]
     out.sort(key=lambda lay: lay.card.index)
     return tuple(out)

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
+from .arrange import arranged_of_mask
 from .cards import Card, cards_from_mask
 from .errors import IllegalActionError
-from .frozen import frozen_maker
+from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
 from .melds import (
     Layoff,
+    _meld_cards,
     arrangement_of_mask,
     cards_mask,
     checked_melds_of_mask,
@@ -19,6 +21,7 @@ from .melds import (
     defender_layout_of_masks,
     layoffs_from_masks,
     points_of_mask,
+    touched_melds_of_masks,
 )
 from .rules import Rules
 
@@ -29,9 +32,23 @@ WinKind = Literal["knock", "undercut", "gin", "big_gin"]
 _DEFAULT_RULES = Rules()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandScore:
-    """How a knocked hand came out: who won, how, by how much, and the layout that shows why."""
+    """How a knocked hand came out: who won, how, by how much, and the layout that shows why.
+
+    Made by the engine from masks, its lay-offs and card tuples are made when first read
+    (a bot or a tally reads the points alone); they are then kept, and the value is the
+    same as one made field by field: equal, hashed, shown and pickled alike.
+    """
+
+    # The five fields made when read are properties over their ``_`` slots (see
+    # made_when_read); the ``_mask_`` slots are what they are made from: the lay-off
+    # pairs, the knocker's melds and unmatched cards, the defender's melds and his cards
+    # not laid off.
+    __slots__ = ("_defender_melds", "_defender_unmatched", "_knocker_melds",
+                 "_knocker_unmatched", "_layoffs", "_mask_defender", "_mask_defender_melds",
+                 "_mask_knocker_melds", "_mask_knocker_unmatched", "_mask_pairs",
+                 "defender_deadwood", "kind", "knocker_deadwood", "points", "winner")
 
     winner: Literal["knocker", "defender"]
     kind: WinKind
@@ -44,12 +61,34 @@ class HandScore:
     defender_melds: tuple[tuple[Card, ...], ...]
     defender_unmatched: tuple[Card, ...]
 
+    def __reduce__(self) -> tuple[type[HandScore], tuple[object, ...]]:
+        return (HandScore, (self.winner, self.kind, self.points, self.knocker_deadwood,
+                            self.defender_deadwood, self.layoffs, self.knocker_melds,
+                            self.knocker_unmatched, self.defender_melds, self.defender_unmatched))
+
     @property
     def layoff_cards(self) -> tuple[Card, ...]:
         return tuple(lay.card for lay in self.layoffs)
 
 
-_make_score = frozen_maker(HandScore)
+def _melds_of(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    return tuple([_meld_cards(m) for m in masks])
+
+
+def _defender_unmatched(score: Any) -> tuple[Card, ...]:
+    rest = score._mask_defender
+    for meld in score._mask_defender_melds:
+        rest &= ~meld
+    return cards_from_mask(rest)
+
+
+made_when_read(HandScore, "layoffs", lambda score: layoffs_from_masks(score._mask_pairs))
+made_when_read(HandScore, "knocker_melds", lambda score: _melds_of(score._mask_knocker_melds))
+made_when_read(HandScore, "knocker_unmatched",
+               lambda score: cards_from_mask(score._mask_knocker_unmatched))
+made_when_read(HandScore, "defender_melds", lambda score: _melds_of(score._mask_defender_melds))
+made_when_read(HandScore, "defender_unmatched", _defender_unmatched)
+_make_score = frozen_maker(HandScore, *HandScore.__slots__)
 
 
 def score_hand(
@@ -95,7 +134,10 @@ def score_hand_masks(
 ) -> HandScore:
     """:func:`score_hand` on masks, with melds already checked for legality."""
     limit = rules.knock_limit if knock_limit is None else knock_limit
-    k_dead = deadwood_of_mask(knocker)
+    if knocker_melds is None:
+        knocker_melds, k_dead = arranged_of_mask(knocker)
+    else:
+        k_dead = deadwood_of_mask(knocker)
     if knocker.bit_count() == 11:
         if rules.big_gin_bonus is None:
             raise IllegalActionError(
@@ -107,27 +149,20 @@ def score_hand_masks(
             _("cannot knock with {deadwood} deadwood: the knock limit is {limit} (R5.1)")
             .format(deadwood=k_dead, limit=limit)
         )
-    if knocker_melds is None:
-        knocker_melds = arrangement_of_mask(knocker)
-    else:
-        covered = 0
-        for meld in knocker_melds:
-            covered |= meld
-        shown_dead = points_of_mask(knocker & ~covered)
-        if shown_dead != k_dead:
-            raise IllegalActionError(
-                _("the melds shown leave {shown} deadwood, but the hand's deadwood is "
-                  "{least}: a hand's deadwood is always its least (R2.4)")
-                .format(shown=shown_dead, least=k_dead)
-            )
     covered = 0
     for meld in knocker_melds:
         covered |= meld
-    k_unmatched = cards_from_mask(knocker & ~covered)
+    shown_dead = points_of_mask(knocker & ~covered)
+    if shown_dead != k_dead:  # melds the knocker chose to show (ours always reach it)
+        raise IllegalActionError(
+            _("the melds shown leave {shown} deadwood, but the hand's deadwood is "
+              "{least}: a hand's deadwood is always its least (R2.4)")
+            .format(shown=shown_dead, least=k_dead)
+        )
 
+    pairs: tuple[tuple[int, int], ...] = ()
     if k_dead == 0:  # R5.7: gin; the defender may not lay off
-        d_dead = deadwood_of_mask(defender)
-        pairs: tuple[tuple[int, int], ...] = ()
+        d_melds, d_dead = arranged_of_mask(defender)
         if knocker.bit_count() == 11:
             assert rules.big_gin_bonus is not None
             kind: WinKind = "big_gin"
@@ -137,29 +172,17 @@ def score_hand_masks(
             points = rules.gin_bonus + d_dead
         winner: Literal["knocker", "defender"] = "knocker"
     else:
-        d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+        if touched_melds_of_masks(knocker_melds, knocker, defender):
+            d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+            for way, _onto in pairs:
+                defender &= ~way
+            d_melds = arrangement_of_mask(defender)
+        else:  # nothing to lay off: his own arrangement, in one solve
+            d_melds, d_dead = arranged_of_mask(defender)
         if k_dead < d_dead:  # R5.5
             kind, winner, points = "knock", "knocker", d_dead - k_dead
         else:  # R5.6: equal or greater is an undercut
             kind, winner, points = "undercut", "defender", rules.undercut_bonus + k_dead - d_dead
-
-    laid = 0
-    for way, _onto in pairs:
-        laid |= way
-    d_rest = defender & ~laid
-    d_melds = arrangement_of_mask(d_rest)
-    d_covered = 0
-    for meld in d_melds:
-        d_covered |= meld
-    return _make_score(
-        winner=winner,
-        kind=kind,
-        points=points,
-        knocker_deadwood=k_dead,
-        defender_deadwood=d_dead,
-        layoffs=layoffs_from_masks(pairs),
-        knocker_melds=tuple([cards_from_mask(m) for m in knocker_melds]),
-        knocker_unmatched=k_unmatched,
-        defender_melds=tuple([cards_from_mask(m) for m in d_melds]),
-        defender_unmatched=cards_from_mask(d_rest & ~d_covered),
-    )
+    # In the order of the slots: the five fields made when read, then what they are made of.
+    return _make_score(LATER, LATER, LATER, LATER, LATER, defender, d_melds, knocker_melds,
+                       knocker & ~covered, pairs, d_dead, kind, k_dead, points, winner)
