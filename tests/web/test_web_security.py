@@ -166,7 +166,10 @@ def test_no_frame_of_a_whole_computer_match_leaks(server: Server, module_store_u
         else:
             me.wait(lambda f: f["type"] == "state")
     assert me.state is not None and me.state["finished"]
-    assert scan(module_store_url, created["table"], {0: me.frames}) > 50
+    states = sum(1 for _raw, frame in me.frames if frame["type"] == "state")
+    # Every state frame of the match was checked (a short match, a few gins, sends fewer
+    # than 50: the match's seed is not fixed).
+    assert scan(module_store_url, created["table"], {0: me.frames}) == states > 20
     me.close()
 
 
