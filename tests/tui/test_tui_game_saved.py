@@ -102,6 +102,25 @@ def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> 
     assert {_status(store, older), _status(store, newer)} == {"playing"}
 
 
+def test_one_click_on_a_saved_match_opens_it(store: Store) -> None:
+    """Regression: a saved match in the list opened only on a second click."""
+    older = _match(store, level=2, moves=2)
+    _match(store, level=4, moves=4)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SavedGamesScreen)
+            table = app.screen.query_one(DataTable)
+            await pilot.click(table, offset=(2, 2))  # the header, the newest, then the older
+            await settle(pilot, app)
+            assert not isinstance(app.screen, SavedGamesScreen)
+            assert app.session is not None and app.session.id == older
+
+    asyncio.run(run())
+
+
 def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None:
     keep = _match(store, level=2)
     lose = _match(store, level=3)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, RadioButton, RadioSet, Select
+from textual.widgets import DataTable, Input, RadioButton, RadioSet, Select
 from tui_helpers import screen_text
 
 from hollywood_gin.cards import CARDS, mask_of, parse_cards
@@ -498,6 +498,24 @@ def test_esc_on_the_dialogs_never_abandons_and_every_sheet_is_offered(tmp_path: 
     store = Store(_url(tmp_path))
     assert store.load(older.id).status == "playing"
     store.close()
+
+
+def test_one_click_on_a_saved_sheet_opens_it(tmp_path: Path) -> None:
+    """Regression: a saved sheet in the list opened only on a second click."""
+    older = _kept(tmp_path, ["bob 10", "alex 18"])
+    _kept(tmp_path, ["carol 5"], names=("Carol", "Dan"))
+    app = KeeperApp(store=Store(_url(tmp_path)))
+
+    async def script(pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, SavedGamesScreen)
+        table = app.screen.query_one(DataTable)
+        await pilot.click(table, offset=(2, 2))  # the header, the newest, then the older one
+        await pilot.pause()
+        assert not isinstance(app.screen, SavedGamesScreen)
+        assert app.kept is not None and app.kept.id == older.id
+        assert "Going on with Alexandra vs Bob" in _said(app)
+
+    _run(app, script)
 
 
 def test_abandoning_takes_words(tmp_path: Path) -> None:

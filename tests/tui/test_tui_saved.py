@@ -174,8 +174,7 @@ def test_saved_screen_click_esc_and_new(tmp_path: Path) -> None:
     store, ids = _many(tmp_path, 3)
 
     async def run() -> None:
-        for action, expected in (("esc", None), ("new", NEW), ("click", ids[1]),
-                                 ("open", ids[0])):
+        for action, expected in (("esc", None), ("new", NEW), ("open", ids[0])):
             app = Host(SavedGamesScreen(saved_rows(store), store=store, new="New sheet"))
             async with app.run_test(size=SMALL) as pilot:
                 await pilot.pause()
@@ -183,19 +182,63 @@ def test_saved_screen_click_esc_and_new(tmp_path: Path) -> None:
                     await pilot.press("escape")
                 elif action == "new":
                     await pilot.click("#new")
-                elif action == "open":
+                else:
                     await pilot.click("#open")
-                else:  # the first click picks the row, a second one opens it
-                    table = app.screen.query_one(DataTable)
-                    offset = (2, 2)  # header, then row 0; row 1 is one line lower
-                    await pilot.click(table, offset=offset)
-                    await pilot.pause()
-                    assert app.results == []
-                    await pilot.click(table, offset=offset)
                 await pilot.pause()
                 assert app.results == [expected], action
         # nothing was abandoned by any of it
         assert [r.id for r in saved_rows(store)] == ids
+        store.close()
+
+    _run(run())
+
+
+def _row_offset(index: int) -> tuple[int, int]:
+    """Where a click lands on a row of the list's table: the header is its first line."""
+    return (2, 1 + index)
+
+
+def test_one_click_on_a_row_opens_it(tmp_path: Path) -> None:
+    """Regression: a row opened only on a second click (DataTable selects only the cell
+    already under its cursor); one click on any row opens that row, once."""
+    store, ids = _many(tmp_path, 3)
+
+    async def run() -> None:
+        for index in (1, 2, 0):  # rows away from the cursor, and the highlighted row itself
+            app = Host(SavedGamesScreen(saved_rows(store), store=store, new="New sheet"))
+            async with app.run_test(size=SMALL) as pilot:
+                await pilot.pause()
+                table = app.screen.query_one(DataTable)
+                assert table.cursor_row == 0
+                await pilot.click(table, offset=_row_offset(index))
+                await pilot.pause()
+                assert app.results == [ids[index]], index
+                assert not isinstance(app.screen, SavedGamesScreen)
+        assert [r.id for r in saved_rows(store)] == ids  # nothing abandoned
+        store.close()
+
+    _run(run())
+
+
+def test_arrows_only_move_and_a_header_click_opens_nothing(tmp_path: Path) -> None:
+    store, ids = _many(tmp_path, 3)
+
+    async def run() -> None:
+        app = Host(SavedGamesScreen(saved_rows(store), store=store))
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            table = screen.query_one(DataTable)
+            await pilot.click(table, offset=(2, 0))  # the header
+            await pilot.pause()
+            await pilot.press("down", "down", "up")
+            await pilot.pause()
+            assert app.results == [] and app.screen is screen
+            assert table.cursor_row == 1
+            assert "Player01 vs Bob · rules" in screen_text(app)  # the detail follows
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.results == [ids[1]]
         store.close()
 
     _run(run())

@@ -16,17 +16,20 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import hg_frames
 import httpx
 import pytest
 from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
 
 from hollywood_gin import i18n
-from hollywood_gin.rules import OPTIONS, PRESETS
+from hollywood_gin.rules import OPTIONS, PRESETS, Rules
 
 #: The language the layout checks use: the pseudo-locale grows every message about 1.4
 #: times, more than any real catalogue (Hausa and Afrikaans run about 1.2 times the English
@@ -329,6 +332,87 @@ FELT = "() => { const f = document.querySelector('.felt'); return f ? [f.dataset
 
 SHEET_FITS = ("() => { const s = document.querySelector('.sheet');"
               " return s.scrollWidth <= s.clientWidth + 1; }")
+
+
+#: Every word or number of the sheet (its column headings, names, points and totals) that is
+#: drawn broken: over two lines, or past its cell (a word that may not break and does not
+#: fit).  Words hidden from the eye (the screen readers' whole words) are not drawn, and a
+#: long name and the short note of a closed game, cut with an ellipsis by design (their
+#: title has them whole), are not looked at.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  for (const th of document.querySelectorAll(".sheet-table th, .sheet-table td")) {
+    const cell = th.getBoundingClientRect();
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const host = node.parentElement;
+      if (host.closest(".sr-only") || host.getClientRects().length === 0
+          || getComputedStyle(host).overflowX !== "visible") continue;
+      for (const m of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const lines = new Set(rects.map((r) => Math.round(r.top))).size;
+        const out = rects.some(
+          (r) => r.left < cell.left - 0.5 || r.right > cell.right + 0.5);
+        if (lines > 1 || out) broken.push(`${m[0]} (${lines} lines${out ? ", too wide" : ""})`);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def _sheet_frames() -> list[dict[str, object]]:
+    """A frame for each number of games (R7.1: 1 to 5), the first game closed (its short
+    note shown), with the longest names there are."""
+    frames = []
+    for columns in range(1, 6):
+        game = hg_frames.Game(7, Rules(columns=columns, game_target=25))
+        assert game.until(lambda m: any(c.closed for c in m.sheet.columns), limit=4000)
+        frames.append(game.frame(0, seq=1000 + columns))
+    return frames
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_sheet_headings_never_break_a_word(browser: Any, web: Server,
+                                           viewport: dict[str, int]) -> None:
+    """Regression: on a 390 px phone the headings broke inside a word, "Žaidim/as 1" in
+    Lithuanian and "Jiml/a" in Hausa (every cell of the sheet could break anywhere), and
+    words kept whole must not push the sheet wider than its panel (Afrikaans did): for each
+    language and each number of games, no heading word over two lines or past its cell, the
+    whole sheet in sight, and screen readers still read each heading whole."""
+    frames = _sheet_frames()
+    errors: list[str] = []
+    sockets: list[Any] = []  # the page's WebSocket, routed here: hello gets the first frame
+
+    def serve(ws: Any) -> None:
+        sockets.append(ws)
+        ws.on_message(lambda m: ws.send(json.dumps(frames[0]))
+                      if json.loads(m)["type"] == "hello" else None)
+
+    for lang in i18n.LANGUAGES:
+        context = _context(browser, viewport, lang)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route_web_socket(re.compile(r"/ws/"), serve)
+        page.goto(f"{web.base}/t/{hg_frames.TABLE}")
+        for columns, frame in enumerate(frames, 1):
+            if columns > 1:
+                sockets[-1].send(json.dumps(frame))
+            page.wait_for_selector(f".felt[data-seq='{frame['seq']}']")
+            where = (lang, columns, viewport["width"])
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.evaluate(BROKEN_WORDS) == [], where
+            assert page.evaluate(SHEET_FITS), where
+            # Screen readers read each game's heading in words (shown so, or by its number).
+            game = i18n.catalogue_json(lang)["messages"].get("sheet.game", "Game {n}")
+            heard = page.locator(".sheet-table thead").aria_snapshot()
+            for n in range(1, columns + 1):
+                assert f'columnheader "{str(game).format(n=n)}' in heard, (where, heard)
+        context.close()
+    assert not errors, errors
 
 
 def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:

@@ -18,6 +18,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
@@ -207,12 +208,24 @@ class ConfirmScreen(Worded, ModalScreen[bool]):
 
 
 class _RowsTable(DataTable[str]):
-    """The rows, where Home and End go to the first and last row (the table has few columns)."""
+    """The rows, where Home and End go to the first and last row (the table has few columns),
+    and one click on a row opens it (Enter opens the highlighted row; the arrows only move)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "scroll_top", "first", show=False),
         Binding("end", "scroll_bottom", "last", show=False),
     ]
+
+    async def _on_click(self, event: events.Click) -> None:
+        # DataTable selects only a click on the cell already under the cursor, so a row opened
+        # on the second click.  Textual calls this before DataTable's own handler (each class
+        # in the MRO gets the event): the cursor goes to the clicked cell here, and
+        # DataTable's handler then selects it, once.  Header clicks are left to DataTable.
+        meta = event.style.meta
+        row, column = meta.get("row"), meta.get("column")
+        if (self.cursor_type == "row" and self.show_cursor and isinstance(row, int)
+                and isinstance(column, int) and 0 <= row < self.row_count):
+            self.cursor_coordinate = Coordinate(row, column)
 
 
 class SavedGamesScreen(Worded, ModalScreen[str | None]):

@@ -25,8 +25,13 @@ export function renderSheet(root, state) {
   corner.append(el("span", "sr-only", t("sheet.player")));
   hr.append(corner);
   sheet.columns.forEach((col, i) => {
-    const th = el("th", col.winner === null ? "open" : "closed", t("sheet.game", { n: i + 1 }));
+    const th = el("th", col.winner === null ? "open" : "closed");
     th.scope = "col";
+    // The heading's words, or only its number when the words do not fit (see fitHeadings):
+    // screen readers read the words either way.
+    const number = el("span", "game-no", String(i + 1));
+    number.setAttribute("aria-hidden", "true");
+    th.append(el("span", "game-words", t("sheet.game", { n: i + 1 })), number);
     if (col.winner !== null) {
       const who = col.winner === me ? t("sheet.you_lower") : state.names[col.winner];
       // Short on screen (the winner's row is marked), whole for screen readers and on hover.
@@ -66,12 +71,33 @@ export function renderSheet(root, state) {
   });
   table.append(tbody);
   root.append(table);
+  fitHeadings(root);
   const note = sheet.finished ? t("sheet.over")
     : t("sheet.note", { target: state.rules.game_target });
   root.append(el("p", "sheet-note", note));
   const rules = rulesInForce(state);
   rules.open = open;
   root.append(rules);
+}
+
+const WATCHED = new WeakSet(); // the sheets whose size is watched
+
+/** The games' headings in words if the whole sheet fits so, else by their numbers only:
+ * a heading's word is never broken, and Total never goes behind a sideways scroll (five
+ * games in Afrikaans or Lithuanian are wider than a phone, and than the desktop's side). */
+function fitHeadings(root) {
+  const table = root.querySelector(".sheet-table");
+  if (!table) return;
+  table.classList.remove("numbers");
+  if (root.scrollWidth > root.clientWidth + 1) table.classList.add("numbers");
+  if (!WATCHED.has(root) && typeof ResizeObserver !== "undefined") {
+    WATCHED.add(root);
+    let width = root.clientWidth;
+    new ResizeObserver(() => {
+      if (root.clientWidth !== width) { width = root.clientWidth; fitHeadings(root); }
+    }).observe(root);
+    document.fonts?.ready.then(() => fitHeadings(root)); // Lao's font may come later
+  }
 }
 
 const IN_FORCE = new Map(); // table id: the "rules in force" lines, asked for once
