@@ -80,11 +80,13 @@ GIN = N_("gin, no deadwood left (R2.5)")
 
 
 class Bot(ABC):
-    """A computer player: ``reset`` at the start of a match, then ``choose`` at every turn.
+    """A computer player: ``reset`` at the start of a match, ``choose`` at every turn, and
+    ``observe`` at the end of every hand.
 
     ``choose`` returns one of ``view.legal_actions``.  A bot may keep state across
     a hand and a match, but only what it could have learnt from its views, so two
-    views that look the same from its seat get the same answer from the same seed.
+    views that look the same from its seat, after the same hands observed, get the
+    same answer from the same seed.
     """
 
     name: str = "bot"
@@ -99,6 +101,14 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
         """The action to play in ``view`` (one of ``view.legal_actions``)."""
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        """A hand has ended: ``view`` is this seat's view of it now that it is over (the
+        result, with both hands laid out, is what the rules reveal, R3.4, R5.2), and
+        ``sheet`` the score sheet after it.  Every game loop calls this once per hand
+        and seat, so bots can learn their opponent during a match; by default a bot
+        learns nothing.  A view of a hand still in play is ignored."""
+        return None
 
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         """The choice with a reason; bots that can say why override this."""

@@ -32,6 +32,7 @@ from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .greedy import GreedySettings, plan_discard
+from .opponent import OpponentModel
 from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
 
 __all__ = ["ExpertBot", "ExpertSettings"]
@@ -48,6 +49,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
     "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
+    "learn": (0, 1), "slip": (0.001, 1),
 }
 
 
@@ -75,14 +77,23 @@ class ExpertSettings:
     mix_early: int = 4
     mix_slope: float = 0.8
     mix_floor: int = 2
+    learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
+    # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
+    slip: float = 0.1  # the chance a knock style gives a decision it would not make
     search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
     no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
     time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
 
     @classmethod
-    def from_overrides(cls, values: dict[str, float], spec: str) -> ExpertSettings:
-        """These settings with some fields changed by name (from a bot spec)."""
-        return settings_with(cls(), values, spec, EXPERT_LIMITS)
+    def from_overrides(
+        cls, values: dict[str, float], spec: str, base: ExpertSettings | None = None
+    ) -> ExpertSettings:
+        """These settings (or ``base``) with some fields changed by name (from a bot spec)."""
+        return settings_with(base or cls(), values, spec, EXPERT_LIMITS)
+
+
+#: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
+V1_SETTINGS = ExpertSettings(learn=0)
 
 
 class ExpertBot(Bot):
@@ -102,6 +113,22 @@ class ExpertBot(Bot):
         self.greedy = greedy or GreedySettings()
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
+        st = self.settings
+        self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.opponent.reset()
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        if self.settings.learn and view.phase is Phase.OVER:
+            self.opponent.observe(view)
+
+    def cautious_share(self) -> float:
+        """The share of deals on which the opponent is played as a cautious knocker."""
+        if self.settings.learn:
+            return self.opponent.weights()[1]
+        return self.settings.opp_mix
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -206,7 +233,8 @@ class ExpertBot(Bot):
         """The mean sheet value of each candidate over the same determinizations."""
         st = self.settings
         models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
-        if st.opp_mix > 0:
+        mix = self.cautious_share()
+        if mix > 0:
             models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
         value = SheetValue(sheet, view.player)
         pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope)
@@ -221,7 +249,7 @@ class ExpertBot(Bot):
         batch = 8
         while n < st.samples:
             k = min(batch, st.samples - n)
-            mixed = round(k * st.opp_mix) if len(models) > 1 else 0
+            mixed = round(k * mix) if len(models) > 1 else 0
             for m, count in ((0, k - mixed), (1, mixed)):
                 if not count:
                     continue

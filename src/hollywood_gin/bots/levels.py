@@ -69,6 +69,9 @@ class LevelBot(Bot):
             return self._random.choose(view, sheet)
         return action
 
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        self.inner.observe(view, sheet)
+
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         return self.inner.explain(view, sheet)
 
