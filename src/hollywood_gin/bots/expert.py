@@ -43,13 +43,14 @@ T = TypeVar("T")
 #: What each expert setting may be set to from a bot spec.
 EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10),
-    "candidates": (1, 11), "switch_margin": (-100, 100), "cost_window": (0, 100),
+    "candidates": (1, 11), "discard_samples": (0, 10_000), "switch_margin": (-100, 100),
+    "cost_window": (0, 100),
     "pressure_base": (0, 10), "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000),
     "early": (0, 60), "slope": (0, 10), "floor": (0, 10),
     "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
     "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
-    "learn": (0, 1), "slip": (0.001, 1),
+    "learn": (0, 1), "slip": (0.001, 1), "danger": (0, 100), "potential": (0, 10),
 }
 
 
@@ -61,6 +62,7 @@ class ExpertSettings:
     min_samples: int = 32  # ... and at least (0: always ``samples``), stopping between
     stop_z: float = 2.0  # once the best candidate leads each other by this many std errors
     candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
+    discard_samples: int = 0  # deals at most for a choice between discards alone (0: samples)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
@@ -77,6 +79,8 @@ class ExpertSettings:
     mix_early: int = 4
     mix_slope: float = 0.8
     mix_floor: int = 2
+    danger: float = 6.0  # the discard heuristic's (greedy's) cost of feeding the opponent
+    potential: float = 0.2  # and its weight of the deadwood live cards could soak up
     learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
     # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
     slip: float = 0.1  # the chance a knock style gives a decision it would not make
@@ -110,7 +114,9 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(seed)
         self.settings = settings or ExpertSettings()
-        self.greedy = greedy or GreedySettings()
+        self.greedy = greedy or GreedySettings(
+            danger=self.settings.danger, potential=self.settings.potential
+        )
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         st = self.settings
@@ -170,7 +176,8 @@ class ExpertBot(Bot):
             self._reason = self._discard_reason(candidates[0], plans[0].danger, searched=False,
                                                 mask=mask)
             return candidates[0]
-        values = self._search(view, sheet, sense, candidates)
+        budget = st.samples if knockable or not st.discard_samples else st.discard_samples
+        values = self._search(view, sheet, sense, candidates, budget)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
             values[k] -= st.switch_margin
@@ -229,9 +236,12 @@ class ExpertBot(Bot):
         sheet: ScoreSheet | None,
         sense: CardSense,
         candidates: list[Action],
+        budget: int = 0,
     ) -> list[float]:
-        """The mean sheet value of each candidate over the same determinizations."""
+        """The mean sheet value of each candidate over the same determinizations (at most
+        ``budget`` of them, by default ``samples``)."""
         st = self.settings
+        samples = budget or st.samples
         models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
         mix = self.cautious_share()
         if mix > 0:
@@ -247,8 +257,8 @@ class ExpertBot(Bot):
         diff_squares = [0.0] * len(candidates)
         n = 0
         batch = 8
-        while n < st.samples:
-            k = min(batch, st.samples - n)
+        while n < samples:
+            k = min(batch, samples - n)
             mixed = round(k * mix) if len(models) > 1 else 0
             for m, count in ((0, k - mixed), (1, mixed)):
                 if not count:
