@@ -245,3 +245,28 @@ def test_expert_v1_plays_as_the_expert_of_issue_3() -> None:
             digest.update(f"{seat}{action};".encode())
             hand.apply(action, seat)
     assert digest.hexdigest()[:16] == "bd302b56b3ab8e98"
+
+
+def test_a_bot_rebuilt_mid_match_learns_what_it_would_have_learnt_playing() -> None:
+    """``observe_match`` replays the ended hands of a match (for a resumed or reseeded bot):
+    it sees the same views and sheets as the bot that played them."""
+    from hollywood_gin.bots.base import observe_match
+    from hollywood_gin.match import Match
+
+    match = Match(rules=Rules.preset("eaai"), seed=8)
+    bots = [make_bot("greedy", seed=1), make_bot("basic", seed=2)]
+    live = Recorder()
+    while not match.finished and len(match.hands) < 6:
+        hand = match.hand
+        while not hand.is_over:
+            seat = hand.to_act
+            match.apply(bots[seat].choose(hand.view(seat)), seat)
+        live.observe(hand.view(0), match.sheet.copy())
+        if match.finished:
+            break
+        match.next_hand()
+    rebuilt = Recorder()
+    observe_match(rebuilt, match, 0)
+    assert [v for v, _ in rebuilt.observed] == [v for v, _ in live.observed]
+    assert [s.totals for _, s in rebuilt.observed if s] == [s.totals for _, s in live.observed
+                                                          if s]

@@ -18,9 +18,10 @@ from ..cards import Card
 from ..errors import HollywoodGinError
 from ..hand import HandView
 from ..i18n import N_
+from ..match import Match
 from ..sheet import ScoreSheet
 
-__all__ = ["Bot", "BotError", "Hint", "Reason", "settings_with"]
+__all__ = ["Bot", "BotError", "Hint", "Reason", "observe_match", "settings_with"]
 
 _S = TypeVar("_S")
 
@@ -118,6 +119,21 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+def observe_match(bot: Bot, match: Match, seat: int) -> None:
+    """Show ``bot`` every ended hand of ``match`` from ``seat``, in order, each with the
+    sheet as it stood after that hand.  A game loop that rebuilds or reseeds its bot in
+    the middle of a match (resuming a saved game, undoing, a seed per hand) calls this
+    after ``reset``, so the bot knows the opponent as if it had played every hand."""
+    sheet = ScoreSheet(match.rules)
+    for hand in match.hands:
+        result = hand.result
+        if result is None:
+            continue
+        if result.winner is not None and not sheet.finished:
+            sheet.record(result.winner, result.points)
+        bot.observe(hand.view(seat), sheet.copy())
 
 
 def only_choice(view: HandView) -> Action | None:

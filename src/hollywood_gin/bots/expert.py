@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
@@ -31,7 +31,7 @@ from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
-from .greedy import GreedySettings, plan_discard
+from .greedy import GreedySettings, Plan, plan_discard
 from .opponent import OpponentModel
 from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
 
@@ -46,6 +46,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "candidates": (1, 11), "discard_samples": (0, 10_000), "switch_margin": (-100, 100),
     "cost_window": (0, 100),
     "pressure_base": (0, 10), "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000),
+    "pressure_square": (0, 1), "floor_penalty": (0, 100), "danger_deals": (0, 10_000),
     "early": (0, 60), "slope": (0, 10), "floor": (0, 10),
     "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
     "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
@@ -67,6 +68,8 @@ class ExpertSettings:
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
     pressure_slope: float = 0.035  # ... growing with his draws
+    pressure_square: float = 0.0  # ... and with their square
+    floor_penalty: float = 1.5  # how hard the no-knock evidence holds (per point under it)
     mcmc_steps: int = 16
     early: int = 4  # my playout knock schedule: opponent draws before it tightens,
     slope: float = 0.8  # points per draw after that,
@@ -84,6 +87,7 @@ class ExpertSettings:
     learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
     # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
     slip: float = 0.1  # the chance a knock style gives a decision it would not make
+    danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
     search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
     no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
     time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
@@ -158,7 +162,7 @@ class ExpertBot(Bot):
         legal = view.legal_actions
         allowed = [a.card.index for a in legal if isinstance(a, Discard)]
         knockable = {a.card.index for a in legal if isinstance(a, Knock) and a.card is not None}
-        plans = plan_discard(mask, allowed, sense, probs, self.greedy)
+        plans = self._plans(view, sense, probs, mask, allowed)
         candidates: list[Action] = []
         if knockable:
             best_knock = min(
@@ -188,6 +192,48 @@ class ExpertBot(Bot):
         self._reason = self._discard_reason(choice, danger, searched=True, values=values,
                                             candidates=candidates, mask=mask)
         return choice
+
+    def _plans(
+        self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]
+    ) -> list[Plan]:
+        """The discard heuristic's plans, best first.  With ``danger_deals``, the danger of a
+        discard is the share of sampled opponent hands it would meld with: the deals carry
+        what the no-knock evidence and the meld pressure say of his hand as a whole, which
+        the per-card odds of the plain heuristic cannot."""
+        st = self.settings
+        if not st.danger_deals:
+            return plan_discard(mask, allowed, sense, probs, self.greedy)
+        plans = plan_discard(mask, allowed, sense, probs, replace(self.greedy, danger=0.0))
+        deals = self._deals(view, sense, st.danger_deals)
+        wants = dict.fromkeys(allowed, 0)
+        for deal in deals:
+            opp = deal.opp
+            for i in allowed:
+                if in_some_meld(opp, i):
+                    wants[i] += 1
+        n = max(1, len(deals))
+        out = [Plan(p.card, p.deadwood, p.cost + st.danger * wants[p.card] / n,
+                    wants[p.card] / n) for p in plans]
+        out.sort(key=lambda p: (p.cost, p.deadwood, p.card))
+        return out
+
+    def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
+        """``count`` determinizations from the opponent model (its knock styles mixed)."""
+        st = self.settings
+        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
+                                 st.pressure_square)
+        mixed = round(count * self.cautious_share())
+        deals: list[Deal] = []
+        for share, (early, slope, floor) in (
+            (count - mixed, (st.opp_early, st.opp_slope, st.opp_floor)),
+            (mixed, (st.mix_early, st.mix_slope, st.mix_floor)),
+        ):
+            if share:
+                _, above = self._model(view, sense, early, slope, floor)
+                deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
+                                      steps=st.mcmc_steps, floor=above,
+                                      floor_penalty=st.floor_penalty)
+        return deals
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
@@ -247,7 +293,8 @@ class ExpertBot(Bot):
         if mix > 0:
             models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
         value = SheetValue(sheet, view.player)
-        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope)
+        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
+                                 st.pressure_square)
         rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
@@ -265,7 +312,8 @@ class ExpertBot(Bot):
                     continue
                 playout, floor = models[m]
                 deals = sample_deals(view, sense, rng, count, pressure=pressure,
-                                     steps=st.mcmc_steps, floor=floor)
+                                     steps=st.mcmc_steps, floor=floor,
+                                     floor_penalty=st.floor_penalty)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):

@@ -52,9 +52,10 @@ class Deal:
     stock: list[int]
 
 
-def meld_pressure(opp_draws: int, base: float, slope: float) -> float:
-    """The Metropolis strength pulling sampled opponent hands toward low deadwood."""
-    return base + slope * opp_draws
+def meld_pressure(opp_draws: int, base: float, slope: float, square: float = 0.0) -> float:
+    """The Metropolis strength pulling sampled opponent hands toward low deadwood: real
+    hands meld faster and faster as the draws go on."""
+    return base + slope * opp_draws + square * opp_draws * opp_draws
 
 
 def sample_deals(
@@ -66,6 +67,7 @@ def sample_deals(
     pressure: float,
     steps: int,
     floor: int = -1,
+    floor_penalty: float = _FLOOR_PENALTY,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
@@ -92,14 +94,14 @@ def sample_deals(
             hand |= 1 << live_cards[k]
         if need and rest and (pressure > 0 or floor >= 0):
             dead = deadwood_of_mask(hand)
-            energy = pressure * dead + _FLOOR_PENALTY * max(0, floor + 1 - dead)
+            energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
             for _ in range(steps):
                 a = rng.randrange(need)
                 b = rng.randrange(len(rest))
                 ca, cb = live_cards[chosen[a]], live_cards[rest[b]]
                 trial = hand ^ (1 << ca) ^ (1 << cb)
                 tdead = deadwood_of_mask(trial)
-                tenergy = pressure * tdead + _FLOOR_PENALTY * max(0, floor + 1 - tdead)
+                tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
                 ratio = weights[rest[b]] / weights[chosen[a]]
                 if (tenergy <= energy and ratio >= 1) or rng.random() < ratio * math.exp(
                     energy - tenergy
