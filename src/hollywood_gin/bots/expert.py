@@ -33,7 +33,17 @@ from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .greedy import GreedySettings, Plan, plan_discard
 from .opponent import OpponentModel
-from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
+from .search import (
+    DISCARD,
+    DRAW,
+    OFFER,
+    Deal,
+    MemoPlayout,
+    Playout,
+    PlayoutRules,
+    meld_pressure,
+    sample_deals,
+)
 
 __all__ = ["ExpertBot", "ExpertSettings"]
 
@@ -42,14 +52,14 @@ T = TypeVar("T")
 
 #: What each expert setting may be set to from a bot spec.
 EXPERT_LIMITS: dict[str, tuple[float, float]] = {
-    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10),
-    "candidates": (1, 11), "discard_samples": (0, 10_000), "switch_margin": (-100, 100),
-    "cost_window": (0, 100),
-    "pressure_base": (0, 10), "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000),
-    "pressure_square": (0, 1), "floor_penalty": (0, 100), "danger_deals": (0, 10_000),
-    "early": (0, 60), "slope": (0, 10), "floor": (0, 10),
-    "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
-    "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
+    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10), "stop_eps": (0, 100),
+    "candidates": (1, 11), "discard_samples": (0, 10_000), "draw_samples": (0, 10_000),
+    "switch_margin": (-100, 100), "cost_window": (0, 100), "pressure_base": (0, 10),
+    "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000), "pressure_square": (0, 1),
+    "floor_penalty": (0, 100), "mix_pressure_slope": (0, 10), "mix_pressure_square": (0, 1),
+    "mix_steps": (0, 10_000), "danger_deals": (0, 10_000), "early": (0, 60), "slope": (0, 10),
+    "floor": (0, 10), "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10),
+    "opp_mix": (0, 1), "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
     "learn": (0, 1), "slip": (0.001, 1), "danger": (0, 100), "potential": (0, 10),
 }
@@ -62,13 +72,18 @@ class ExpertSettings:
     samples: int = 256  # determinizations per decision searched, at most ...
     min_samples: int = 32  # ... and at least (0: always ``samples``), stopping between
     stop_z: float = 2.0  # once the best candidate leads each other by this many std errors
+    stop_eps: float = 0.0  # ... or they are known to within this many points of it
     candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
     discard_samples: int = 0  # deals at most for a choice between discards alone (0: samples)
+    draw_samples: int = 0  # deals at most for taking or refusing the upcard (0: samples)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
     pressure_slope: float = 0.035  # ... growing with his draws
     pressure_square: float = 0.0  # ... and with their square
+    mix_pressure_slope: float = 0.035  # the same for a cautious knocker, who holds on to
+    mix_pressure_square: float = 0.0  # a lower count than an eager one ever shows
+    mix_steps: int = 16  # Metropolis steps for his hands
     floor_penalty: float = 1.5  # how hard the no-knock evidence holds (per point under it)
     mcmc_steps: int = 16
     early: int = 4  # my playout knock schedule: opponent draws before it tightens,
@@ -220,19 +235,19 @@ class ExpertBot(Bot):
     def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
         """``count`` determinizations from the opponent model (its knock styles mixed)."""
         st = self.settings
-        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
-                                 st.pressure_square)
         mixed = round(count * self.cautious_share())
         deals: list[Deal] = []
-        for share, (early, slope, floor) in (
-            (count - mixed, (st.opp_early, st.opp_slope, st.opp_floor)),
-            (mixed, (st.mix_early, st.mix_slope, st.mix_floor)),
+        for share, (early, slope, floor), (p_slope, p_square, steps) in (
+            (count - mixed, (st.opp_early, st.opp_slope, st.opp_floor),
+             (st.pressure_slope, st.pressure_square, st.mcmc_steps)),
+            (mixed, (st.mix_early, st.mix_slope, st.mix_floor),
+             (st.mix_pressure_slope, st.mix_pressure_square, st.mix_steps)),
         ):
             if share:
                 _, above = self._model(view, sense, early, slope, floor)
+                pressure = meld_pressure(sense.opp_draws, st.pressure_base, p_slope, p_square)
                 deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
-                                      steps=st.mcmc_steps, floor=above,
-                                      floor_penalty=st.floor_penalty)
+                                      steps=steps, floor=above, floor_penalty=st.floor_penalty)
         return deals
 
     def _draw(
@@ -264,7 +279,7 @@ class ExpertBot(Bot):
             action = greedy.choose(view, sheet)
             self._reason = greedy.explain_last()
             return action
-        values = self._search(view, sheet, sense, [take, refuse])
+        values = self._search(view, sheet, sense, [take, refuse], self.settings.draw_samples)
         if values[0] > values[1]:
             self._reason = Reason.of(
                 N_("{card} makes a meld (worth {gain:+.1f} over a blind draw)") if melds
@@ -293,8 +308,12 @@ class ExpertBot(Bot):
         if mix > 0:
             models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
         value = SheetValue(sheet, view.player)
-        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
-                                 st.pressure_square)
+        pressures = (
+            (meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
+                           st.pressure_square), st.mcmc_steps),
+            (meld_pressure(sense.opp_draws, st.pressure_base, st.mix_pressure_slope,
+                           st.mix_pressure_square), st.mix_steps),
+        )
         rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
@@ -311,9 +330,9 @@ class ExpertBot(Bot):
                 if not count:
                     continue
                 playout, floor = models[m]
+                pressure, steps = pressures[m]
                 deals = sample_deals(view, sense, rng, count, pressure=pressure,
-                                     steps=st.mcmc_steps, floor=floor,
-                                     floor_penalty=st.floor_penalty)
+                                     steps=steps, floor=floor, floor_penalty=st.floor_penalty)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):
@@ -329,7 +348,7 @@ class ExpertBot(Bot):
             if cap and time.perf_counter() - start > cap:
                 break
             if st.min_samples and n >= st.min_samples and _settled(
-                totals, diff_sums, diff_squares, n, st.stop_z
+                totals, diff_sums, diff_squares, n, st.stop_z, st.stop_eps
             ):
                 break
         self.searched_deals = n
@@ -342,7 +361,7 @@ class ExpertBot(Bot):
         hand must exceed now if he could have knocked and did not."""
         st = self.settings
         rules = view.rules
-        playout = Playout(
+        playout = MemoPlayout(
             PlayoutRules(
                 limit=view.knock_limit,
                 discard_taken=rules.discard_taken_card,
@@ -463,10 +482,16 @@ class ExpertBot(Bot):
 
 
 def _settled(
-    totals: list[float], diff_sums: list[float], diff_squares: list[float], n: int, z: float
+    totals: list[float],
+    diff_sums: list[float],
+    diff_squares: list[float],
+    n: int,
+    z: float,
+    eps: float = 0.0,
 ) -> bool:
     """True once the leading candidate beats every other by ``z`` standard errors of the
-    paired difference (the deals are shared, so the difference is what is noisy)."""
+    paired difference (the deals are shared, so the difference is what is noisy), or
+    the rest are known to within ``eps`` of it: a close call is not worth more deals."""
     best = max(range(len(totals)), key=lambda c: totals[c])
 
     def diff(c: int) -> tuple[float, float]:
@@ -485,7 +510,8 @@ def _settled(
         if c == best:
             continue
         mean, var = diff(c)
-        if -mean <= z * math.sqrt(var / n):
+        half = z * math.sqrt(var / n)
+        if -mean <= half and half >= eps:
             return False
     return True
 
