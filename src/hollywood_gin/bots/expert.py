@@ -61,7 +61,8 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "floor": (0, 10), "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10),
     "opp_mix": (0, 1), "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
-    "learn": (0, 1), "slip": (0.001, 1), "danger": (0, 100), "potential": (0, 10),
+    "learn": (0, 1), "slip": (0.001, 1), "chase": (0, 1), "danger": (0, 100),
+    "potential": (0, 10),
 }
 
 
@@ -102,6 +103,7 @@ class ExpertSettings:
     learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
     # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
     slip: float = 0.1  # the chance a knock style gives a decision it would not make
+    chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
     danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
     search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
     no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
@@ -191,15 +193,22 @@ class ExpertBot(Bot):
         for p in plans[: st.candidates]:
             if p.cost <= top + st.cost_window:
                 candidates.append(Discard(CARDS[p.card]))
+        chasing = [False] * len(candidates)
+        if knockable and st.chase:
+            # Playing on may mean waiting for gin (or his knock, to undercut it), not
+            # knocking at the next chance: price that plan too, and play on if either wins.
+            candidates.append(candidates[1])
+            chasing.append(True)
         if len(candidates) == 1:
             self._reason = self._discard_reason(candidates[0], plans[0].danger, searched=False,
                                                 mask=mask)
             return candidates[0]
         budget = st.samples if knockable or not st.discard_samples else st.discard_samples
-        values = self._search(view, sheet, sense, candidates, budget)
+        values = self._search(view, sheet, sense, candidates, budget, chasing)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
-            values[k] -= st.switch_margin
+            if not chasing[k]:
+                values[k] -= st.switch_margin
         best = max(range(len(candidates)), key=lambda k: (values[k], -k))
         choice = candidates[best]
         card = choice.card if isinstance(choice, Discard | Knock) else None
@@ -298,15 +307,23 @@ class ExpertBot(Bot):
         sense: CardSense,
         candidates: list[Action],
         budget: int = 0,
+        chasing: list[bool] | None = None,
     ) -> list[float]:
         """The mean sheet value of each candidate over the same determinizations (at most
-        ``budget`` of them, by default ``samples``)."""
+        ``budget`` of them, by default ``samples``); a candidate marked in ``chasing`` is
+        played on for gin only (I knock with nothing less in its playouts)."""
         st = self.settings
         samples = budget or st.samples
+        chase = chasing or [False] * len(candidates)
         models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
         mix = self.cautious_share()
         if mix > 0:
             models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
+        chasers = [
+            self._model(view, sense, e, sl, f, mine=_GIN_ONLY)[0]
+            for e, sl, f in ((st.opp_early, st.opp_slope, st.opp_floor),
+                             (st.mix_early, st.mix_slope, st.mix_floor))[: len(models)]
+        ] if any(chase) else []
         value = SheetValue(sheet, view.player)
         pressures = (
             (meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
@@ -336,7 +353,9 @@ class ExpertBot(Bot):
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):
-                        winner, points = self._play(view, sense, playout, deal, action)
+                        winner, points = self._play(
+                            view, sense, chasers[m] if chase[c] else playout, deal, action
+                        )
                         v = value.value(winner, points)
                         totals[c] += v
                         if c == 0:
@@ -348,18 +367,26 @@ class ExpertBot(Bot):
             if cap and time.perf_counter() - start > cap:
                 break
             if st.min_samples and n >= st.min_samples and _settled(
-                totals, diff_sums, diff_squares, n, st.stop_z, st.stop_eps
+                totals, diff_sums, diff_squares, n, st.stop_z, st.stop_eps, candidates
             ):
                 break
         self.searched_deals = n
         return [t / max(1, n) for t in totals]
 
     def _model(
-        self, view: HandView, sense: CardSense, early: int, slope: float, floor: int
+        self,
+        view: HandView,
+        sense: CardSense,
+        early: int,
+        slope: float,
+        floor: int,
+        mine: tuple[int, float, int] | None = None,
     ) -> tuple[Playout, int]:
-        """A playout with the opponent knocking by this schedule, and the deadwood his
-        hand must exceed now if he could have knocked and did not."""
+        """A playout with the opponent knocking by this schedule (and I by ``mine``, by
+        default my settings' schedule), and the deadwood his hand must exceed now if he
+        could have knocked and did not."""
         st = self.settings
+        my_early, my_slope, my_floor = mine or (st.early, st.slope, st.floor)
         rules = view.rules
         playout = MemoPlayout(
             PlayoutRules(
@@ -368,9 +395,9 @@ class ExpertBot(Bot):
                 dead_stock=rules.dead_hand_stock,
                 gin_bonus=rules.gin_bonus,
                 undercut_bonus=rules.undercut_bonus,
-                early=_by_seat(view.player, st.early, early),
-                slope=_by_seat(view.player, st.slope, slope),
-                floor=_by_seat(view.player, st.floor, floor),
+                early=_by_seat(view.player, my_early, early),
+                slope=_by_seat(view.player, my_slope, slope),
+                floor=_by_seat(view.player, my_floor, floor),
             )
         )
         above = -1
@@ -488,10 +515,12 @@ def _settled(
     n: int,
     z: float,
     eps: float = 0.0,
+    actions: list[Action] | None = None,
 ) -> bool:
     """True once the leading candidate beats every other by ``z`` standard errors of the
     paired difference (the deals are shared, so the difference is what is noisy), or
-    the rest are known to within ``eps`` of it: a close call is not worth more deals."""
+    the rest are known to within ``eps`` of it: a close call is not worth more deals.
+    Candidates that are the same action (two plans after it) need not be told apart."""
     best = max(range(len(totals)), key=lambda c: totals[c])
 
     def diff(c: int) -> tuple[float, float]:
@@ -507,13 +536,17 @@ def _settled(
         return mean, max(0.0, square - mean * mean)
 
     for c in range(len(totals)):
-        if c == best:
+        if c == best or (actions is not None and actions[c] == actions[best]):
             continue
         mean, var = diff(c)
         half = z * math.sqrt(var / n)
         if -mean <= half and half >= eps:
             return False
     return True
+
+
+#: A knock schedule that waits for gin (after the first draw of the other player).
+_GIN_ONLY = (0, 100.0, 0)
 
 
 def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:
