@@ -404,8 +404,8 @@ class ExpertBot(Bot):
         if st.no_knock_evidence and _opponent_discarded(view):
             # He discarded instead of knocking: under this model of his knocking, his
             # hand now has more deadwood than he would have knocked with.
-            mine = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
-            late = max(0, mine - early)
+            drawn = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
+            late = max(0, drawn - early)
             above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
         return playout, above
 
