@@ -150,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         s = summary(report)
         out["runs"].append(s)
         print(line(s), flush=True)
+        if args.json:  # after every run, so a stopped benchmark keeps what it measured
+            with open(args.json, "w") as f:
+                json.dump(out, f, indent=1)
     if args.throughput_hands > 0:
         # Interleaved rounds, so drift in the shared machine's speed hits both engines alike.
         rounds = args.throughput_rounds

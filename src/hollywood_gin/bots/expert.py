@@ -76,7 +76,9 @@ class ExpertSettings:
     stop_eps: float = 0.0  # ... or they are known to within this many points of it
     candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
     discard_samples: int = 0  # deals at most for a choice between discards alone (0: samples)
-    draw_samples: int = 0  # deals at most for taking or refusing the upcard (0: samples)
+    draw_samples: int = 96  # deals at most for taking or refusing the upcard (0: samples):
+    # 96 played as well as 256 on 1,000 mirrored hands against greedy (+0.09 +- 0.47
+    # points a hand) and cut the slowest decisions (p99 631 to 402 ms)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
@@ -118,7 +120,7 @@ class ExpertSettings:
 
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
-V1_SETTINGS = ExpertSettings(learn=0)
+V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0)
 
 
 class ExpertBot(Bot):
@@ -310,10 +312,10 @@ class ExpertBot(Bot):
         chasing: list[bool] | None = None,
     ) -> list[float]:
         """The mean sheet value of each candidate over the same determinizations (at most
-        ``budget`` of them, by default ``samples``); a candidate marked in ``chasing`` is
+        ``budget`` of them, never more than ``samples``); a candidate marked in ``chasing`` is
         played on for gin only (I knock with nothing less in its playouts)."""
         st = self.settings
-        samples = budget or st.samples
+        samples = min(budget, st.samples) if budget else st.samples
         chase = chasing or [False] * len(candidates)
         models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
         mix = self.cautious_share()
