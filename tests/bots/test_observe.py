@@ -270,3 +270,26 @@ def test_a_bot_rebuilt_mid_match_learns_what_it_would_have_learnt_playing() -> N
     assert [v for v, _ in rebuilt.observed] == [v for v, _ in live.observed]
     assert [s.totals for _, s in rebuilt.observed if s] == [s.totals for _, s in live.observed
                                                           if s]
+
+
+def test_observe_match_shows_only_the_hands_after_those_seen() -> None:
+    """A game loop that calls ``observe_match`` after every action shows each ended hand
+    once: the count it returns is where the next call starts."""
+    from hollywood_gin.bots.base import observe_match
+    from hollywood_gin.match import Match
+
+    match = Match(rules=Rules.preset("eaai"), seed=3)
+    bots = [make_bot("basic", seed=1), make_bot("basic", seed=2)]
+    watcher = Recorder()
+    seen = 0
+    while not match.finished and len(match.hands) < 4:
+        hand = match.hand
+        while not hand.is_over:
+            seat = hand.to_act
+            match.apply(bots[seat].choose(hand.view(seat)), seat)
+            seen = observe_match(watcher, match, 1, seen)
+        assert seen == len(match.hands) == len(watcher.observed)
+        if not match.finished:
+            match.next_hand()
+            assert observe_match(watcher, match, 1, seen) == seen  # a fresh deal: nothing
+    assert [v for v, _ in watcher.observed] == [h.view(1) for h in match.hands if h.is_over]

@@ -11,7 +11,7 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..actions import Action
 from ..cards import Card
@@ -21,7 +21,7 @@ from ..i18n import N_
 from ..match import Match
 from ..sheet import ScoreSheet
 
-__all__ = ["Bot", "BotError", "Hint", "Reason", "observe_match", "settings_with"]
+__all__ = ["Bot", "BotError", "Hint", "Observer", "Reason", "observe_match", "settings_with"]
 
 _S = TypeVar("_S")
 
@@ -121,19 +121,32 @@ class Bot(ABC):
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-def observe_match(bot: Bot, match: Match, seat: int) -> None:
-    """Show ``bot`` every ended hand of ``match`` from ``seat``, in order, each with the
-    sheet as it stood after that hand.  A game loop that rebuilds or reseeds its bot in
-    the middle of a match (resuming a saved game, undoing, a seed per hand) calls this
-    after ``reset``, so the bot knows the opponent as if it had played every hand."""
+class Observer(Protocol):
+    """Anything that learns from ended hands (every :class:`Bot` does)."""
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None: ...
+
+
+def observe_match(bot: Observer, match: Match, seat: int, seen: int = 0) -> int:
+    """Show ``bot`` every ended hand of ``match`` from ``seat`` after the first ``seen``,
+    in order, each with the sheet as it stood after that hand; returns how many hands
+    have ended, the ``seen`` of the next call.  A game loop calls it whenever a hand may
+    have ended (each hand is shown once), and one that rebuilds or reseeds its bot in
+    the middle of a match (resuming a saved game, undoing, a seed per hand) calls it
+    with ``seen=0`` after ``reset``, so the bot knows the opponent as if it had played
+    every hand."""
     sheet = ScoreSheet(match.rules)
-    for hand in match.hands:
+    ended = 0
+    for number, hand in enumerate(match.hands):
         result = hand.result
         if result is None:
             continue
+        ended = number + 1
         if result.winner is not None and not sheet.finished:
             sheet.record(result.winner, result.points)
-        bot.observe(hand.view(seat), sheet.copy())
+        if number >= seen:
+            bot.observe(hand.view(seat), sheet.copy())
+    return max(ended, seen)
 
 
 def only_choice(view: HandView) -> Action | None:
