@@ -62,7 +62,8 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "opp_mix": (0, 1), "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
     "learn": (0, 1), "slip": (0.001, 1), "chase": (0, 1), "danger": (0, 100),
-    "potential": (0, 10),
+    "potential": (0, 10), "search_discards": (0, 11), "switch_z": (0, 10),
+    "wary": (-1, 100), "opp_wary": (-1, 100),
 }
 
 
@@ -80,6 +81,11 @@ class ExpertSettings:
     # 96 played as well as 256 on 1,000 mirrored hands against greedy (+0.09 +- 0.47
     # points a hand) and cut the slowest decisions (p99 631 to 402 ms)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
+    search_discards: int = 0  # discards searched when no knock is possible (0, 1: none)
+    switch_z: float = 0.0  # ... and a searched discard replaces the heuristic's only when it
+    # leads it by this many standard errors of their paired difference
+    wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
+    opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
     pressure_slope: float = 0.035  # ... growing with his draws
@@ -142,6 +148,8 @@ class ExpertBot(Bot):
         )
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
+        # The last search's per-deal differences from its first candidate (sums, squares, n).
+        self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         st = self.settings
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
 
@@ -192,7 +200,8 @@ class ExpertBot(Bot):
                 return Knock(CARDS[best_knock.card])
             candidates.append(Knock(CARDS[best_knock.card]))
         top = plans[0].cost
-        for p in plans[: st.candidates]:
+        wide = st.candidates if knockable else max(st.candidates, st.search_discards)
+        for p in plans[:wide]:
             if p.cost <= top + st.cost_window:
                 candidates.append(Discard(CARDS[p.card]))
         chasing = [False] * len(candidates)
@@ -212,6 +221,13 @@ class ExpertBot(Bot):
             if not chasing[k]:
                 values[k] -= st.switch_margin
         best = max(range(len(candidates)), key=lambda k: (values[k], -k))
+        if best and not knockable and st.switch_z > 0:
+            # Noise must not move a discard off the heuristic's: only a clear lead does.
+            sums, squares, n = self._diffs
+            mean = sums[best] / n
+            var = max(0.0, squares[best] / n - mean * mean)
+            if mean <= st.switch_z * math.sqrt(var / n):
+                best = 0
         choice = candidates[best]
         card = choice.card if isinstance(choice, Discard | Knock) else None
         danger = next((p.danger for p in plans if card and p.card == card.index), 0.0)
@@ -373,6 +389,7 @@ class ExpertBot(Bot):
             ):
                 break
         self.searched_deals = n
+        self._diffs = (diff_sums, diff_squares, max(1, n))
         return [t / max(1, n) for t in totals]
 
     def _model(
@@ -400,6 +417,7 @@ class ExpertBot(Bot):
                 early=_by_seat(view.player, my_early, early),
                 slope=_by_seat(view.player, my_slope, slope),
                 floor=_by_seat(view.player, my_floor, floor),
+                wary=_by_seat(view.player, st.wary, st.opp_wary),
             )
         )
         above = -1

@@ -126,6 +126,8 @@ class PlayoutRules:
     early: tuple[int, int]  # knock schedule by seat: opponent draws before it tightens,
     slope: tuple[float, float]  # points of limit per draw after that,
     floor: tuple[int, int]  # and the lowest it goes
+    wary: tuple[float, float] = (-1.0, -1.0)  # by seat: keep a card the other hand would
+    # meld for at most this much more deadwood (-1: never; see Playout.run)
 
 
 class Playout:
@@ -146,6 +148,15 @@ class Playout:
         allowed = mask
         if taken >= 0 and not self.r.discard_taken:
             allowed &= ~(1 << taken)
+        return least_deadwood_discard_of_mask(mask, allowed)
+
+    def safe_discard(self, mask: int, taken: int, avoid: int) -> tuple[int, int]:
+        """(card, deadwood left) of the least-deadwood discard other than ``avoid``."""
+        allowed = mask & ~(1 << avoid)
+        if taken >= 0 and not self.r.discard_taken:
+            allowed &= ~(1 << taken)
+        if not allowed:
+            return avoid, 1000
         return least_deadwood_discard_of_mask(mask, allowed)
 
     def take_plan(self, mask: int, card: int, now: int) -> tuple[int, int] | None:
@@ -203,6 +214,14 @@ class Playout:
                 plan = None
                 if dead <= r.limit and (dead == 0 or dead <= self.knock_limit_for(p, draws[1 - p])):
                     return self.score(p, mask & ~(1 << card), hands[1 - p])
+                slack = r.wary[p]
+                if slack >= 0 and in_some_meld(hands[1 - p], card):
+                    # A wary player does not feed the other hand a meld if a safe discard
+                    # costs little more: without it, a search of discards sees every card
+                    # it keeps back thrown at the next turn, and danger is worth nothing.
+                    other = self.safe_discard(mask, taken, card)
+                    if other[1] <= dead + slack and not in_some_meld(hands[1 - p], other[0]):
+                        card, dead = other
                 hands[p] = mask & ~(1 << card)
                 deads[p] = dead
                 pile.append(card)
