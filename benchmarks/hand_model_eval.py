@@ -8,6 +8,11 @@ of my cards' chance of melding with his hand (the danger of a discard), lower is
 
     PYTHONPATH=src python3 benchmarks/hand_model_eval.py --hands 80 --opponent greedy \\
         "steps=0,slope=0" "steps=16" "steps=64"
+
+A variant that is an expert spec (``expert:opp_mix=1``) is judged on the deadwood of the
+hands its own model deals (its knock styles mixed, the no-knock floor applied): the mean
+sampled less the true deadwood, by the opponent's draws so far (positive: his hands
+dealt weaker than they are, which makes knocks look safe).
 """
 
 from __future__ import annotations
@@ -72,6 +77,25 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
     return card_loss / nc, danger_loss / nd
 
 
+def deadwood_bias(pos: list[tuple[HandView, int]], spec: str, deals: int) -> str:
+    """Mean sampled less true opponent deadwood by his draws (0-4, 5-8, 9+)."""
+    from hollywood_gin.bots.expert import ExpertBot
+    from hollywood_gin.melds import deadwood_of_mask
+
+    bot = make_bot(spec, seed=3)
+    assert isinstance(bot, ExpertBot)
+    sums = [[0, 0.0] for _ in range(3)]
+    for view, opp in pos:
+        sense = read_view(view)
+        got = bot._deals(view, sense, deals)
+        mean = sum(deadwood_of_mask(d.opp) for d in got) / len(got)
+        row = sums[0 if sense.opp_draws <= 4 else 1 if sense.opp_draws <= 8 else 2]
+        row[0] += 1
+        row[1] += mean - deadwood_of_mask(opp)
+    return "   ".join(f"draws {name}: {b / n:+.2f} (n={n})" for name, (n, b)
+                       in zip(("0-4", "5-8", "9+"), sums, strict=True) if n)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("variants", nargs="+", help="name=value,... (steps, slope, square: the "
@@ -84,6 +108,9 @@ def main() -> int:
     pos = positions(args.hands, args.opponent, args.seed)
     print(f"{len(pos)} positions from {args.hands} hands against {args.opponent}")
     for v in args.variants:
+        if v.startswith("expert"):
+            print(f"{v:40s} deadwood bias {deadwood_bias(pos, v, args.deals)}")
+            continue
         ev = {k: float(x) for k, _, x in (p.partition("=") for p in v.split(",") if p)}
         c, d = score(pos, ev, args.deals)
         print(f"{v:40s} card log loss {c:.4f}   danger log loss {d:.4f}")

@@ -31,7 +31,7 @@ from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
-from .greedy import GreedySettings, Plan, plan_discard
+from .greedy import GreedySettings, Plan, knock_threshold, plan_discard
 from .opponent import OpponentModel
 from .search import (
     DISCARD,
@@ -63,7 +63,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
     "learn": (0, 1), "slip": (0.001, 1), "chase": (0, 1), "danger": (0, 100),
     "potential": (0, 10), "search_discards": (0, 11), "switch_z": (0, 10),
-    "wary": (-1, 100), "opp_wary": (-1, 100),
+    "wary": (-1, 100), "opp_wary": (-1, 100), "late_veto": (0, 60),
 }
 
 
@@ -84,6 +84,9 @@ class ExpertSettings:
     search_discards: int = 0  # discards searched when no knock is possible (0, 1: none)
     switch_z: float = 0.0  # ... and a searched discard replaces the heuristic's only when it
     # leads it by this many standard errors of their paired difference
+    late_veto: int = 8  # from this many opponent draws on, knock only within the greedy
+    # heuristic's tightened limit (0: the search alone decides); judged from the true
+    # positions, the search's knocks beyond it lost against greedy (docs/bots.md)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
     opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
@@ -126,7 +129,7 @@ class ExpertSettings:
 
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
-V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0)
+V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0)
 
 
 class ExpertBot(Bot):
@@ -198,6 +201,12 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
+            if (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
+                    > knock_threshold(sense, view.knock_limit, self.greedy)):
+                # Late in a hand the re-deals give him weaker hands than real ones, and
+                # the search's knocks there lose (see docs/bots.md): play on instead.
+                knockable = set()
+        if knockable:
             candidates.append(Knock(CARDS[best_knock.card]))
         top = plans[0].cost
         wide = st.candidates if knockable else max(st.candidates, st.search_discards)
