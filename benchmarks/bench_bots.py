@@ -7,8 +7,10 @@ Run from the repository root (needs ``open-spiel`` for the OpenSpiel parts)::
 
 What it measures:
 
-1. ``expert`` against ``basic`` and against ``greedy``: ``eaai`` matches to 100 on
-   mirrored pairs (targets: at least 75% and 60% of the matches).
+1. ``expert`` against ``basic``, ``greedy`` and ``expert-v1`` (the expert of issue 3):
+   ``eaai`` matches to 100 on mirrored pairs (targets of issue 14: at least 80%, 66%
+   and 60% of the matches); against ``greedy`` in ``hollywood`` matches (three
+   columns) too; and the levels, each against the one below (``--pairs-ladder``).
 2. ``expert`` against OpenSpiel's ``make_simple_gin_rummy_bot`` inside OpenSpiel's
    own ``gin_rummy`` engine: points per hand with a 95% interval.
 3. Decision times of every bot in those runs (median and 99th percentile; targets for
@@ -95,7 +97,8 @@ def line(s: dict[str, Any]) -> str:
     wins = "" if s["a_match_win_rate"] is None else (
         f"matches {100 * s['a_match_win_rate']:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] ")
     m = s["margin_ci"]
-    return (f"{s['matchup']:28s} {s['games']:6d} {('matches' if wins else 'hands'):7s} "
+    kind = "matches" if wins else "hands"
+    return (f"{s['matchup']:28s} {s['rules'][:9]:9s} {s['games']:6d} {kind:7s} "
             f"{wins}margin {s['margin_per_hand']:+.2f} [{m[0]:+.2f}, {m[1]:+.2f}] pts/hand; "
             f"ms median {s['a_decision_ms'][0]:.2f} p99 {s['a_decision_ms'][1]:.1f} "
             f"({s['seconds']:.0f} s)")
@@ -110,6 +113,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="mirrored pairs of eaai matches, expert vs greedy")
     parser.add_argument("--pairs-greedy-basic", type=int, default=500,
                         help="mirrored pairs of eaai matches, greedy vs basic")
+    parser.add_argument("--pairs-v1", type=int, default=0,
+                        help="mirrored pairs of eaai matches, expert vs expert-v1 (issue 3's)")
+    parser.add_argument("--pairs-hollywood", type=int, default=0,
+                        help="mirrored pairs of hollywood matches (three columns), "
+                        "expert vs greedy")
+    parser.add_argument("--pairs-ladder", type=int, default=0,
+                        help="mirrored pairs of eaai matches, each level against the one below")
     parser.add_argument("--os-hands", type=int, default=400,
                         help="hands inside OpenSpiel, expert vs its simple bot")
     parser.add_argument("--throughput-hands", type=int, default=3000,
@@ -123,21 +133,26 @@ def main(argv: list[str] | None = None) -> int:
 
     out: dict[str, Any] = {"seed": args.seed, "jobs": args.jobs, "runs": []}
     runs = [
-        (args.expert, "basic", args.pairs_basic, "ours"),
-        (args.expert, "greedy", args.pairs_greedy, "ours"),
-        ("greedy", "basic", args.pairs_greedy_basic, "ours"),
+        (args.expert, "basic", args.pairs_basic, "eaai"),
+        (args.expert, "greedy", args.pairs_greedy, "eaai"),
+        (args.expert, "expert-v1", args.pairs_v1, "eaai"),
+        (args.expert, "greedy", args.pairs_hollywood, "hollywood"),
+        ("greedy", "basic", args.pairs_greedy_basic, "eaai"),
         (args.expert, "openspiel-simple", args.os_hands, "openspiel"),
-    ]
-    for a, b, n, engine in runs:
+    ] + [(f"level{k + 1}", f"level{k}", args.pairs_ladder, "eaai") for k in range(1, 5)]
+    for a, b, n, rules in runs:
         if n <= 0:
             continue
-        if engine == "ours":
-            report = run_arena(a, b, rules="eaai", matches=2 * n, seed=args.seed, jobs=args.jobs)
+        if rules != "openspiel":
+            report = run_arena(a, b, rules=rules, matches=2 * n, seed=args.seed, jobs=args.jobs)
         else:
             report = run_arena(a, b, engine="openspiel", hands=n, seed=args.seed, jobs=args.jobs)
         s = summary(report)
         out["runs"].append(s)
         print(line(s), flush=True)
+        if args.json:  # after every run, so a stopped benchmark keeps what it measured
+            with open(args.json, "w") as f:
+                json.dump(out, f, indent=1)
     if args.throughput_hands > 0:
         # Interleaved rounds, so drift in the shared machine's speed hits both engines alike.
         rounds = args.throughput_rounds

@@ -202,6 +202,7 @@ def _play_ours(task: _Task) -> GameResult:
         first = _first_deal(hand)
         play_hand(hand, None, None)
         hands.append(_outcome(hand))
+        _observe(bots, hand, None)
         return GameResult(task.pair, task.swapped, hands, None, True, times, first)
     match = Match(rules=rules, seed=deal_seed)
     first = _first_deal(match.hand)
@@ -209,10 +210,19 @@ def _play_ours(task: _Task) -> GameResult:
         hand = match.hand
         play_hand(hand, match.sheet.copy(), match)
         hands.append(_outcome(hand))
+        _observe(bots, hand, match.sheet)
         if match.finished or len(match.hands) >= MAX_HANDS_PER_MATCH:
             break
         match.next_hand()
     return GameResult(task.pair, task.swapped, hands, match.winner, match.finished, times, first)
+
+
+def _observe(bots: Sequence[Any], hand: Hand, sheet: ScoreSheet | None) -> None:
+    """Show each bot the ended hand from its own seat: what the rules reveal, no more."""
+    for seat in (0, 1):
+        observe = getattr(bots[seat], "observe", None)
+        if observe is not None:
+            observe(hand.view(seat), None if sheet is None else sheet.copy())
 
 
 def _first_deal(hand: Hand) -> tuple[str, str, str]:

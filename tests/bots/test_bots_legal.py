@@ -114,8 +114,13 @@ def test_bot_settings_at_their_limits_are_taken() -> None:
 
 def test_levels_have_budgets_and_grow() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
-    budgets = [LEVELS[n].budget_ms for n in sorted(LEVELS)]
+    budgets = [LEVELS[n].deals for n in sorted(LEVELS)]
     assert budgets == sorted(budgets)
+    for n in (4, 5):
+        bot = make_bot(f"level{n}")
+        settings = bot.inner.settings  # type: ignore[attr-defined]
+        assert settings.samples == LEVELS[n].deals
+        assert settings.time_cap_ms == 0  # a count, not a clock: same seed, same moves
 
 
 def test_hint_is_legal_with_a_reason_and_repeatable() -> None:

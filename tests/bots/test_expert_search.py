@@ -83,3 +83,37 @@ def test_clear_choices_stop_early_and_close_calls_use_the_whole_budget() -> None
 def test_without_a_minimum_every_search_uses_every_deal() -> None:
     used = _searched_deals("expert:samples=24,min_samples=0,time_cap_ms=0", hands=4)
     assert used and set(used) == {24}
+
+
+def test_two_plans_after_the_same_action_need_not_be_told_apart() -> None:
+    """With ``chase``, playing on is priced twice (knocking at the next chance, or waiting
+    for gin); the search stops once the knock and playing on are told apart, however
+    close the two ways of playing on are."""
+    from hollywood_gin.actions import Discard, Knock
+    from hollywood_gin.cards import Card
+
+    rng = random.Random(3)
+    rows = []
+    for _ in range(64):
+        on = rng.gauss(0, 3)
+        rows.append([-20 + rng.gauss(0, 1), on, on + rng.gauss(0, 0.1)])
+    card = Card.parse("Kc")
+    actions = [Knock(card), Discard(card), Discard(card)]
+    assert not _settled(*_sums(rows), z=2.0)
+    assert _settled(*_sums(rows), z=2.0, actions=actions)  # type: ignore[arg-type]
+
+
+def test_a_gin_chase_playout_knocks_only_with_gin() -> None:
+    from hollywood_gin.bots.cardsense import read_view
+    from hollywood_gin.bots.expert import _GIN_ONLY
+
+    bot = make_bot("expert:chase=1", seed=1)
+    assert isinstance(bot, ExpertBot)
+    view = Hand.deal(rules=Rules.preset("eaai"), dealer=1, seed=4).view(0)
+    sense = read_view(view)
+    chaser, _ = bot._model(view, sense, 0, 0.0, 10, mine=_GIN_ONLY)
+    usual, _ = bot._model(view, sense, 0, 0.0, 10)
+    for draws in range(1, 15):
+        assert chaser.knock_limit_for(0, draws) == 0
+        assert chaser.knock_limit_for(1, draws) == usual.knock_limit_for(1, draws) == 10
+    assert usual.knock_limit_for(0, 1) == 10

@@ -23,6 +23,7 @@ BOT_NAMES: tuple[str, ...] = (
     "basic",
     "greedy",
     "expert",
+    "expert-v1",
     "level1",
     "level2",
     "level3",
@@ -71,6 +72,11 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
         from .expert import ExpertBot, ExpertSettings
 
         bot = ExpertBot(seed, settings=ExpertSettings.from_overrides(settings, spec))
+    elif name == "expert-v1":
+        from .expert import V1_SETTINGS, ExpertBot, ExpertSettings
+
+        bot = ExpertBot(seed, settings=ExpertSettings.from_overrides(settings, spec, V1_SETTINGS))
+        bot.name = "expert-v1"
     elif name.startswith("level") and name[5:] in ("1", "2", "3", "4", "5"):
         from .levels import level_bot
 

@@ -11,16 +11,17 @@ import math
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields, replace
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from ..actions import Action
 from ..cards import Card
 from ..errors import HollywoodGinError
 from ..hand import HandView
 from ..i18n import N_
+from ..match import Match
 from ..sheet import ScoreSheet
 
-__all__ = ["Bot", "BotError", "Hint", "Reason", "settings_with"]
+__all__ = ["Bot", "BotError", "Hint", "Observer", "Reason", "observe_match", "settings_with"]
 
 _S = TypeVar("_S")
 
@@ -80,11 +81,13 @@ GIN = N_("gin, no deadwood left (R2.5)")
 
 
 class Bot(ABC):
-    """A computer player: ``reset`` at the start of a match, then ``choose`` at every turn.
+    """A computer player: ``reset`` at the start of a match, ``choose`` at every turn, and
+    ``observe`` at the end of every hand.
 
     ``choose`` returns one of ``view.legal_actions``.  A bot may keep state across
     a hand and a match, but only what it could have learnt from its views, so two
-    views that look the same from its seat get the same answer from the same seed.
+    views that look the same from its seat, after the same hands observed, get the
+    same answer from the same seed.
     """
 
     name: str = "bot"
@@ -100,6 +103,14 @@ class Bot(ABC):
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
         """The action to play in ``view`` (one of ``view.legal_actions``)."""
 
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        """A hand has ended: ``view`` is this seat's view of it now that it is over (the
+        result, with both hands laid out, is what the rules reveal, R3.4, R5.2), and
+        ``sheet`` the score sheet after it.  Every game loop calls this once per hand
+        and seat, so bots can learn their opponent during a match; by default a bot
+        learns nothing.  A view of a hand still in play is ignored."""
+        return None
+
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         """The choice with a reason; bots that can say why override this."""
         action = self.choose(view, sheet)
@@ -108,6 +119,34 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+class Observer(Protocol):
+    """Anything that learns from ended hands (every :class:`Bot` does)."""
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None: ...
+
+
+def observe_match(bot: Observer, match: Match, seat: int, seen: int = 0) -> int:
+    """Show ``bot`` every ended hand of ``match`` from ``seat`` after the first ``seen``,
+    in order, each with the sheet as it stood after that hand; returns how many hands
+    have ended, the ``seen`` of the next call.  A game loop calls it whenever a hand may
+    have ended (each hand is shown once), and one that rebuilds or reseeds its bot in
+    the middle of a match (resuming a saved game, undoing, a seed per hand) calls it
+    with ``seen=0`` after ``reset``, so the bot knows the opponent as if it had played
+    every hand."""
+    sheet = ScoreSheet(match.rules)
+    ended = 0
+    for number, hand in enumerate(match.hands):
+        result = hand.result
+        if result is None:
+            continue
+        ended = number + 1
+        if result.winner is not None and not sheet.finished:
+            sheet.record(result.winner, result.points)
+        if number >= seen:
+            bot.observe(hand.view(seat), sheet.copy())
+    return max(ended, seen)
 
 
 def only_choice(view: HandView) -> Action | None:

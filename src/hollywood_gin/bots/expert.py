@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
@@ -31,8 +31,19 @@ from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
-from .greedy import GreedySettings, plan_discard
-from .search import DISCARD, DRAW, OFFER, Deal, Playout, PlayoutRules, meld_pressure, sample_deals
+from .greedy import GreedySettings, Plan, knock_threshold, plan_discard
+from .opponent import OpponentModel
+from .search import (
+    DISCARD,
+    DRAW,
+    OFFER,
+    Deal,
+    MemoPlayout,
+    Playout,
+    PlayoutRules,
+    meld_pressure,
+    sample_deals,
+)
 
 __all__ = ["ExpertBot", "ExpertSettings"]
 
@@ -41,13 +52,18 @@ T = TypeVar("T")
 
 #: What each expert setting may be set to from a bot spec.
 EXPERT_LIMITS: dict[str, tuple[float, float]] = {
-    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10),
-    "candidates": (1, 11), "switch_margin": (-100, 100), "cost_window": (0, 100),
-    "pressure_base": (0, 10), "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000),
-    "early": (0, 60), "slope": (0, 10), "floor": (0, 10),
-    "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10), "opp_mix": (0, 1),
-    "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
+    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10), "stop_eps": (0, 100),
+    "candidates": (1, 11), "discard_samples": (0, 10_000), "draw_samples": (0, 10_000),
+    "switch_margin": (-100, 100), "cost_window": (0, 100), "pressure_base": (0, 10),
+    "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000), "pressure_square": (0, 1),
+    "floor_penalty": (0, 100), "mix_pressure_slope": (0, 10), "mix_pressure_square": (0, 1),
+    "mix_steps": (0, 10_000), "danger_deals": (0, 10_000), "early": (0, 60), "slope": (0, 10),
+    "floor": (0, 10), "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10),
+    "opp_mix": (0, 1), "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
     "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
+    "learn": (0, 1), "slip": (0.001, 1), "chase": (0, 1), "danger": (0, 100),
+    "potential": (0, 10), "search_discards": (0, 11), "switch_z": (0, 10),
+    "wary": (-1, 100), "opp_wary": (-1, 100), "late_veto": (0, 60),
 }
 
 
@@ -58,11 +74,29 @@ class ExpertSettings:
     samples: int = 256  # determinizations per decision searched, at most ...
     min_samples: int = 32  # ... and at least (0: always ``samples``), stopping between
     stop_z: float = 2.0  # once the best candidate leads each other by this many std errors
+    stop_eps: float = 0.0  # ... or they are known to within this many points of it
     candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
+    discard_samples: int = 0  # deals at most for a choice between discards alone (0: samples)
+    draw_samples: int = 96  # deals at most for taking or refusing the upcard (0: samples):
+    # 96 played as well as 256 on 1,000 mirrored hands against greedy (+0.09 +- 0.47
+    # points a hand) and cut the slowest decisions (p99 631 to 402 ms)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
+    search_discards: int = 0  # discards searched when no knock is possible (0, 1: none)
+    switch_z: float = 0.0  # ... and a searched discard replaces the heuristic's only when it
+    # leads it by this many standard errors of their paired difference
+    late_veto: int = 8  # from this many opponent draws on, knock only within the greedy
+    # heuristic's tightened limit (0: the search alone decides); judged from the true
+    # positions, the search's knocks beyond it lost against greedy (docs/bots.md)
+    wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
+    opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
     pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
     pressure_slope: float = 0.035  # ... growing with his draws
+    pressure_square: float = 0.0  # ... and with their square
+    mix_pressure_slope: float = 0.035  # the same for a cautious knocker, who holds on to
+    mix_pressure_square: float = 0.0  # a lower count than an eager one ever shows
+    mix_steps: int = 16  # Metropolis steps for his hands
+    floor_penalty: float = 1.5  # how hard the no-knock evidence holds (per point under it)
     mcmc_steps: int = 16
     early: int = 4  # my playout knock schedule: opponent draws before it tightens,
     slope: float = 0.8  # points per draw after that,
@@ -75,14 +109,27 @@ class ExpertSettings:
     mix_early: int = 4
     mix_slope: float = 0.8
     mix_floor: int = 2
+    danger: float = 6.0  # the discard heuristic's (greedy's) cost of feeding the opponent
+    potential: float = 0.2  # and its weight of the deadwood live cards could soak up
+    learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
+    # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
+    slip: float = 0.1  # the chance a knock style gives a decision it would not make
+    chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
+    danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
     search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
     no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
     time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
 
     @classmethod
-    def from_overrides(cls, values: dict[str, float], spec: str) -> ExpertSettings:
-        """These settings with some fields changed by name (from a bot spec)."""
-        return settings_with(cls(), values, spec, EXPERT_LIMITS)
+    def from_overrides(
+        cls, values: dict[str, float], spec: str, base: ExpertSettings | None = None
+    ) -> ExpertSettings:
+        """These settings (or ``base``) with some fields changed by name (from a bot spec)."""
+        return settings_with(base or cls(), values, spec, EXPERT_LIMITS)
+
+
+#: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
+V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0)
 
 
 class ExpertBot(Bot):
@@ -99,9 +146,29 @@ class ExpertBot(Bot):
     ) -> None:
         super().__init__(seed)
         self.settings = settings or ExpertSettings()
-        self.greedy = greedy or GreedySettings()
+        self.greedy = greedy or GreedySettings(
+            danger=self.settings.danger, potential=self.settings.potential
+        )
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
+        # The last search's per-deal differences from its first candidate (sums, squares, n).
+        self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
+        st = self.settings
+        self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.opponent.reset()
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        if self.settings.learn and view.phase is Phase.OVER:
+            self.opponent.observe(view)
+
+    def cautious_share(self) -> float:
+        """The share of deals on which the opponent is played as a cautious knocker."""
+        if self.settings.learn:
+            return self.opponent.weights()[1]
+        return self.settings.opp_mix
 
     # -- the decision ---------------------------------------------------------------------
 
@@ -125,7 +192,7 @@ class ExpertBot(Bot):
         legal = view.legal_actions
         allowed = [a.card.index for a in legal if isinstance(a, Discard)]
         knockable = {a.card.index for a in legal if isinstance(a, Knock) and a.card is not None}
-        plans = plan_discard(mask, allowed, sense, probs, self.greedy)
+        plans = self._plans(view, sense, probs, mask, allowed)
         candidates: list[Action] = []
         if knockable:
             best_knock = min(
@@ -134,26 +201,90 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
+            if (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
+                    > knock_threshold(sense, view.knock_limit, self.greedy)):
+                # Late in a hand the re-deals give him weaker hands than real ones, and
+                # the search's knocks there lose (see docs/bots.md): play on instead.
+                knockable = set()
+        if knockable:
             candidates.append(Knock(CARDS[best_knock.card]))
         top = plans[0].cost
-        for p in plans[: st.candidates]:
+        wide = st.candidates if knockable else max(st.candidates, st.search_discards)
+        for p in plans[:wide]:
             if p.cost <= top + st.cost_window:
                 candidates.append(Discard(CARDS[p.card]))
+        chasing = [False] * len(candidates)
+        if knockable and st.chase:
+            # Playing on may mean waiting for gin (or his knock, to undercut it), not
+            # knocking at the next chance: price that plan too, and play on if either wins.
+            candidates.append(candidates[1])
+            chasing.append(True)
         if len(candidates) == 1:
             self._reason = self._discard_reason(candidates[0], plans[0].danger, searched=False,
                                                 mask=mask)
             return candidates[0]
-        values = self._search(view, sheet, sense, candidates)
+        budget = st.samples if knockable or not st.discard_samples else st.discard_samples
+        values = self._search(view, sheet, sense, candidates, budget, chasing)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
-            values[k] -= st.switch_margin
+            if not chasing[k]:
+                values[k] -= st.switch_margin
         best = max(range(len(candidates)), key=lambda k: (values[k], -k))
+        if best and not knockable and st.switch_z > 0:
+            # Noise must not move a discard off the heuristic's: only a clear lead does.
+            sums, squares, n = self._diffs
+            mean = sums[best] / n
+            var = max(0.0, squares[best] / n - mean * mean)
+            if mean <= st.switch_z * math.sqrt(var / n):
+                best = 0
         choice = candidates[best]
         card = choice.card if isinstance(choice, Discard | Knock) else None
         danger = next((p.danger for p in plans if card and p.card == card.index), 0.0)
         self._reason = self._discard_reason(choice, danger, searched=True, values=values,
                                             candidates=candidates, mask=mask)
         return choice
+
+    def _plans(
+        self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]
+    ) -> list[Plan]:
+        """The discard heuristic's plans, best first.  With ``danger_deals``, the danger of a
+        discard is the share of sampled opponent hands it would meld with: the deals carry
+        what the no-knock evidence and the meld pressure say of his hand as a whole, which
+        the per-card odds of the plain heuristic cannot."""
+        st = self.settings
+        if not st.danger_deals:
+            return plan_discard(mask, allowed, sense, probs, self.greedy)
+        plans = plan_discard(mask, allowed, sense, probs, replace(self.greedy, danger=0.0))
+        deals = self._deals(view, sense, st.danger_deals)
+        wants = dict.fromkeys(allowed, 0)
+        for deal in deals:
+            opp = deal.opp
+            for i in allowed:
+                if in_some_meld(opp, i):
+                    wants[i] += 1
+        n = max(1, len(deals))
+        out = [Plan(p.card, p.deadwood, p.cost + st.danger * wants[p.card] / n,
+                    wants[p.card] / n) for p in plans]
+        out.sort(key=lambda p: (p.cost, p.deadwood, p.card))
+        return out
+
+    def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
+        """``count`` determinizations from the opponent model (its knock styles mixed)."""
+        st = self.settings
+        mixed = round(count * self.cautious_share())
+        deals: list[Deal] = []
+        for share, (early, slope, floor), (p_slope, p_square, steps) in (
+            (count - mixed, (st.opp_early, st.opp_slope, st.opp_floor),
+             (st.pressure_slope, st.pressure_square, st.mcmc_steps)),
+            (mixed, (st.mix_early, st.mix_slope, st.mix_floor),
+             (st.mix_pressure_slope, st.mix_pressure_square, st.mix_steps)),
+        ):
+            if share:
+                _, above = self._model(view, sense, early, slope, floor)
+                pressure = meld_pressure(sense.opp_draws, st.pressure_base, p_slope, p_square)
+                deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
+                                      steps=steps, floor=above, floor_penalty=st.floor_penalty)
+        return deals
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
@@ -184,7 +315,7 @@ class ExpertBot(Bot):
             action = greedy.choose(view, sheet)
             self._reason = greedy.explain_last()
             return action
-        values = self._search(view, sheet, sense, [take, refuse])
+        values = self._search(view, sheet, sense, [take, refuse], self.settings.draw_samples)
         if values[0] > values[1]:
             self._reason = Reason.of(
                 N_("{card} makes a meld (worth {gain:+.1f} over a blind draw)") if melds
@@ -202,14 +333,31 @@ class ExpertBot(Bot):
         sheet: ScoreSheet | None,
         sense: CardSense,
         candidates: list[Action],
+        budget: int = 0,
+        chasing: list[bool] | None = None,
     ) -> list[float]:
-        """The mean sheet value of each candidate over the same determinizations."""
+        """The mean sheet value of each candidate over the same determinizations (at most
+        ``budget`` of them, never more than ``samples``); a candidate marked in ``chasing`` is
+        played on for gin only (I knock with nothing less in its playouts)."""
         st = self.settings
+        samples = min(budget, st.samples) if budget else st.samples
+        chase = chasing or [False] * len(candidates)
         models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
-        if st.opp_mix > 0:
+        mix = self.cautious_share()
+        if mix > 0:
             models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
+        chasers = [
+            self._model(view, sense, e, sl, f, mine=_GIN_ONLY)[0]
+            for e, sl, f in ((st.opp_early, st.opp_slope, st.opp_floor),
+                             (st.mix_early, st.mix_slope, st.mix_floor))[: len(models)]
+        ] if any(chase) else []
         value = SheetValue(sheet, view.player)
-        pressure = meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope)
+        pressures = (
+            (meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
+                           st.pressure_square), st.mcmc_steps),
+            (meld_pressure(sense.opp_draws, st.pressure_base, st.mix_pressure_slope,
+                           st.mix_pressure_square), st.mix_steps),
+        )
         rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
@@ -219,19 +367,22 @@ class ExpertBot(Bot):
         diff_squares = [0.0] * len(candidates)
         n = 0
         batch = 8
-        while n < st.samples:
-            k = min(batch, st.samples - n)
-            mixed = round(k * st.opp_mix) if len(models) > 1 else 0
+        while n < samples:
+            k = min(batch, samples - n)
+            mixed = round(k * mix) if len(models) > 1 else 0
             for m, count in ((0, k - mixed), (1, mixed)):
                 if not count:
                     continue
                 playout, floor = models[m]
+                pressure, steps = pressures[m]
                 deals = sample_deals(view, sense, rng, count, pressure=pressure,
-                                     steps=st.mcmc_steps, floor=floor)
+                                     steps=steps, floor=floor, floor_penalty=st.floor_penalty)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):
-                        winner, points = self._play(view, sense, playout, deal, action)
+                        winner, points = self._play(
+                            view, sense, chasers[m] if chase[c] else playout, deal, action
+                        )
                         v = value.value(winner, points)
                         totals[c] += v
                         if c == 0:
@@ -243,37 +394,47 @@ class ExpertBot(Bot):
             if cap and time.perf_counter() - start > cap:
                 break
             if st.min_samples and n >= st.min_samples and _settled(
-                totals, diff_sums, diff_squares, n, st.stop_z
+                totals, diff_sums, diff_squares, n, st.stop_z, st.stop_eps, candidates
             ):
                 break
         self.searched_deals = n
+        self._diffs = (diff_sums, diff_squares, max(1, n))
         return [t / max(1, n) for t in totals]
 
     def _model(
-        self, view: HandView, sense: CardSense, early: int, slope: float, floor: int
+        self,
+        view: HandView,
+        sense: CardSense,
+        early: int,
+        slope: float,
+        floor: int,
+        mine: tuple[int, float, int] | None = None,
     ) -> tuple[Playout, int]:
-        """A playout with the opponent knocking by this schedule, and the deadwood his
-        hand must exceed now if he could have knocked and did not."""
+        """A playout with the opponent knocking by this schedule (and I by ``mine``, by
+        default my settings' schedule), and the deadwood his hand must exceed now if he
+        could have knocked and did not."""
         st = self.settings
+        my_early, my_slope, my_floor = mine or (st.early, st.slope, st.floor)
         rules = view.rules
-        playout = Playout(
+        playout = MemoPlayout(
             PlayoutRules(
                 limit=view.knock_limit,
                 discard_taken=rules.discard_taken_card,
                 dead_stock=rules.dead_hand_stock,
                 gin_bonus=rules.gin_bonus,
                 undercut_bonus=rules.undercut_bonus,
-                early=_by_seat(view.player, st.early, early),
-                slope=_by_seat(view.player, st.slope, slope),
-                floor=_by_seat(view.player, st.floor, floor),
+                early=_by_seat(view.player, my_early, early),
+                slope=_by_seat(view.player, my_slope, slope),
+                floor=_by_seat(view.player, my_floor, floor),
+                wary=_by_seat(view.player, st.wary, st.opp_wary),
             )
         )
         above = -1
         if st.no_knock_evidence and _opponent_discarded(view):
             # He discarded instead of knocking: under this model of his knocking, his
             # hand now has more deadwood than he would have knocked with.
-            mine = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
-            late = max(0, mine - early)
+            drawn = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
+            late = max(0, drawn - early)
             above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
         return playout, above
 
@@ -377,10 +538,18 @@ class ExpertBot(Bot):
 
 
 def _settled(
-    totals: list[float], diff_sums: list[float], diff_squares: list[float], n: int, z: float
+    totals: list[float],
+    diff_sums: list[float],
+    diff_squares: list[float],
+    n: int,
+    z: float,
+    eps: float = 0.0,
+    actions: list[Action] | None = None,
 ) -> bool:
     """True once the leading candidate beats every other by ``z`` standard errors of the
-    paired difference (the deals are shared, so the difference is what is noisy)."""
+    paired difference (the deals are shared, so the difference is what is noisy), or
+    the rest are known to within ``eps`` of it: a close call is not worth more deals.
+    Candidates that are the same action (two plans after it) need not be told apart."""
     best = max(range(len(totals)), key=lambda c: totals[c])
 
     def diff(c: int) -> tuple[float, float]:
@@ -396,12 +565,17 @@ def _settled(
         return mean, max(0.0, square - mean * mean)
 
     for c in range(len(totals)):
-        if c == best:
+        if c == best or (actions is not None and actions[c] == actions[best]):
             continue
         mean, var = diff(c)
-        if -mean <= z * math.sqrt(var / n):
+        half = z * math.sqrt(var / n)
+        if -mean <= half and half >= eps:
             return False
     return True
+
+
+#: A knock schedule that waits for gin (after the first draw of the other player).
+_GIN_ONLY = (0, 100.0, 0)
 
 
 def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:

@@ -1,17 +1,19 @@
-"""Levels 1–5 for people: named settings of the bots, each with a time budget per decision.
+"""Levels 1–5 for people: named settings of the bots, each stronger than the one below.
 
-=====  ==========  ===========================================================  ======
-level  name        what it is                                                   budget
-=====  ==========  ===========================================================  ======
-1      beginner    ``basic``, but half its choices are random                     1 ms
-2      casual      ``basic``: the EAAI baseline                                   1 ms
-3      club        ``greedy``: watches the opponent, knocks with judgement        2 ms
-4      strong      ``expert`` with a small search (12 deals a decision)          30 ms
-5      expert      ``expert`` at full strength                                  100 ms
-=====  ==========  ===========================================================  ======
+=====  ==========  ============================================================  =======
+level  name        what it is                                                     deals
+=====  ==========  ============================================================  =======
+1      beginner    ``basic``, but half its choices are random                          0
+2      casual      ``basic``: the EAAI baseline                                        0
+3      club        ``greedy``: watches the opponent, knocks with judgement             0
+4      strong      ``expert`` with a small search (16 to 48 deals a decision)         48
+5      expert      ``expert`` at full strength (32 to 256 deals a decision)          256
+=====  ==========  ============================================================  =======
 
-The budget is a cap: the expert stops sampling when it is spent, so a slow
-machine plays a little weaker rather than slower.
+A level's budget is a count of deals searched per decision, not a time: the same
+seed plays the same moves on any machine, fast or slow, so the arena's reports
+reproduce for the levels too (the README's ladder shows each level against the one
+below).
 """
 
 from __future__ import annotations
@@ -24,25 +26,32 @@ from ..sheet import ScoreSheet
 from .base import Bot, BotError, Hint
 from .simple import BasicBot, RandomBot
 
-__all__ = ["LEVELS", "Level", "LevelBot", "level_bot"]
+__all__ = ["EXPERT_LEVELS", "LEVELS", "Level", "LevelBot", "level_bot"]
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """One level's name, the bot behind it and its time budget per decision."""
+    """One level's name, the bot behind it and its budget: deals searched per decision at
+    most (0: a heuristic that does not search)."""
 
     number: int
     title: str
     description: str
-    budget_ms: float
+    deals: int
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "beginner", "the basic bot, but half its choices are random", 1.0),
-    2: Level(2, "casual", "the basic bot: the EAAI challenge's baseline", 1.0),
-    3: Level(3, "club", "the greedy bot: watches the opponent, knocks with judgement", 2.0),
-    4: Level(4, "strong", "the expert with a small search (12 deals a decision)", 30.0),
-    5: Level(5, "expert", "the expert at full strength", 100.0),
+    1: Level(1, "beginner", "the basic bot, but half its choices are random", 0),
+    2: Level(2, "casual", "the basic bot: the EAAI challenge's baseline", 0),
+    3: Level(3, "club", "the greedy bot: watches the opponent, knocks with judgement", 0),
+    4: Level(4, "strong", "the expert with a small search (16 to 48 deals a decision)", 48),
+    5: Level(5, "expert", "the expert at full strength (32 to 256 deals a decision)", 256),
+}
+
+#: The expert's settings at levels 4 and 5 (a spec's own settings come on top).
+EXPERT_LEVELS: dict[int, dict[str, float]] = {
+    4: {"samples": 48, "min_samples": 16, "time_cap_ms": 0},
+    5: {"time_cap_ms": 0},
 }
 
 
@@ -69,6 +78,9 @@ class LevelBot(Bot):
             return self._random.choose(view, sheet)
         return action
 
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        self.inner.observe(view, sheet)
+
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         return self.inner.explain(view, sheet)
 
@@ -90,9 +102,7 @@ def level_bot(number: int, seed: int | None, settings: dict[str, float], spec: s
         return LevelBot(level, GreedyBot(seed), seed=seed)
     from .expert import ExpertBot, ExpertSettings
 
-    base = {"time_cap_ms": level.budget_ms}
-    if number == 4:
-        base["samples"] = 12
+    base = dict(EXPERT_LEVELS[number])
     base.update(settings)
     expert = ExpertBot(seed, settings=ExpertSettings.from_overrides(base, spec))
     return LevelBot(level, expert, seed=seed)

@@ -22,12 +22,13 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS, cards_from_mask
 from ..errors import IllegalActionError
-from ..hand import HandView, Phase
+from ..hand import HandResult, HandView, Phase
 from ..melds import arrangement_of_mask, deadwood_of_mask, defender_layout_of_masks
 from ..rules import Rules
 from .base import Bot
@@ -140,6 +141,7 @@ class OpenSpielHand:
         self.next_card = 0
         self.history: list[tuple[int, Action]] = []
         self.taken = -1  # our index of the card taken from the pile this turn
+        self.shown: tuple[int, int] | None = None  # both hands as the knock left them
         self._deal_chance()
 
     # -- reading --------------------------------------------------------------------------
@@ -276,6 +278,9 @@ class OpenSpielHand:
             self.history.append((p, Knock(CARDS[from_openspiel(action)])))
             self.taken = -1
         s.apply_action(action)
+        if phase == gr.KNOCK and action < 52:
+            hands = s.hands()  # the knocker's ten cards, before any meld is laid
+            self.shown = (_mask(hands[0]), _mask(hands[1]))
         self._deal_chance()
 
     def apply(self, action: Action) -> None:
@@ -357,6 +362,37 @@ class OpenSpielHand:
 
     # -- the result -----------------------------------------------------------------------
 
+    def final_view(self, player: int) -> HandView:
+        """``player``'s view of the finished hand, with the result as our engine reports it:
+        both hands as the knock left them (or as the hand died), the knocker, the winner
+        and the points.  OpenSpiel's tie (equal counts, no score) reads as a knock that
+        nobody won."""
+        if not self.is_over:
+            raise IllegalActionError("the hand is not over: no final view yet")
+        view = self.view(player)
+        shown = self.shown
+        if shown is None:
+            hands = self.state.hands()
+            shown = (_mask(hands[0]), _mask(hands[1]))
+        kind, winner, points, knocker = self.outcome()
+        knock_discard = None
+        if knocker is not None:
+            last = next((a for p, a in reversed(self.history) if p == knocker), None)
+            if isinstance(last, Knock):
+                knock_discard = last.card
+        result = HandResult(
+            kind="knock" if kind == "tie" else kind,  # type: ignore[arg-type]
+            winner=winner,
+            points=points,
+            knocker=knocker,
+            score=None,
+            hands=(cards_from_mask(shown[0]), cards_from_mask(shown[1])),
+            knock_discard=knock_discard,
+        )
+        return replace(
+            view, phase=Phase.OVER, legal_actions=(), result=result, hand=result.hands[player]
+        )
+
     def outcome(self) -> tuple[str, int | None, int, int | None]:
         """(kind, winner, points, knocker) of the finished hand, by OpenSpiel's returns."""
         s = self.state
@@ -433,6 +469,9 @@ def play_openspiel_hand(
         if action not in view.legal_actions:
             raise IllegalActionError(f"{seat.name} chose {action}, which is not legal here")
         hand.apply(action)
+    for p, seat in enumerate(seats):
+        if isinstance(seat, Bot):
+            seat.observe(hand.final_view(p), None)
     return hand.outcome(), times
 
 

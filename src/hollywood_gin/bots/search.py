@@ -52,9 +52,10 @@ class Deal:
     stock: list[int]
 
 
-def meld_pressure(opp_draws: int, base: float, slope: float) -> float:
-    """The Metropolis strength pulling sampled opponent hands toward low deadwood."""
-    return base + slope * opp_draws
+def meld_pressure(opp_draws: int, base: float, slope: float, square: float = 0.0) -> float:
+    """The Metropolis strength pulling sampled opponent hands toward low deadwood: real
+    hands meld faster and faster as the draws go on."""
+    return base + slope * opp_draws + square * opp_draws * opp_draws
 
 
 def sample_deals(
@@ -66,6 +67,7 @@ def sample_deals(
     pressure: float,
     steps: int,
     floor: int = -1,
+    floor_penalty: float = _FLOOR_PENALTY,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
@@ -92,14 +94,14 @@ def sample_deals(
             hand |= 1 << live_cards[k]
         if need and rest and (pressure > 0 or floor >= 0):
             dead = deadwood_of_mask(hand)
-            energy = pressure * dead + _FLOOR_PENALTY * max(0, floor + 1 - dead)
+            energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
             for _ in range(steps):
                 a = rng.randrange(need)
                 b = rng.randrange(len(rest))
                 ca, cb = live_cards[chosen[a]], live_cards[rest[b]]
                 trial = hand ^ (1 << ca) ^ (1 << cb)
                 tdead = deadwood_of_mask(trial)
-                tenergy = pressure * tdead + _FLOOR_PENALTY * max(0, floor + 1 - tdead)
+                tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
                 ratio = weights[rest[b]] / weights[chosen[a]]
                 if (tenergy <= energy and ratio >= 1) or rng.random() < ratio * math.exp(
                     energy - tenergy
@@ -124,6 +126,8 @@ class PlayoutRules:
     early: tuple[int, int]  # knock schedule by seat: opponent draws before it tightens,
     slope: tuple[float, float]  # points of limit per draw after that,
     floor: tuple[int, int]  # and the lowest it goes
+    wary: tuple[float, float] = (-1.0, -1.0)  # by seat: keep a card the other hand would
+    # meld for at most this much more deadwood (-1: never; see Playout.run)
 
 
 class Playout:
@@ -144,6 +148,15 @@ class Playout:
         allowed = mask
         if taken >= 0 and not self.r.discard_taken:
             allowed &= ~(1 << taken)
+        return least_deadwood_discard_of_mask(mask, allowed)
+
+    def safe_discard(self, mask: int, taken: int, avoid: int) -> tuple[int, int]:
+        """(card, deadwood left) of the least-deadwood discard other than ``avoid``."""
+        allowed = mask & ~(1 << avoid)
+        if taken >= 0 and not self.r.discard_taken:
+            allowed &= ~(1 << taken)
+        if not allowed:
+            return avoid, 1000
         return least_deadwood_discard_of_mask(mask, allowed)
 
     def take_plan(self, mask: int, card: int, now: int) -> tuple[int, int] | None:
@@ -201,6 +214,14 @@ class Playout:
                 plan = None
                 if dead <= r.limit and (dead == 0 or dead <= self.knock_limit_for(p, draws[1 - p])):
                     return self.score(p, mask & ~(1 << card), hands[1 - p])
+                slack = r.wary[p]
+                if slack >= 0 and in_some_meld(hands[1 - p], card):
+                    # A wary player does not feed the other hand a meld if a safe discard
+                    # costs little more: without it, a search of discards sees every card
+                    # it keeps back thrown at the next turn, and danger is worth nothing.
+                    other = self.safe_discard(mask, taken, card)
+                    if other[1] <= dead + slack and not in_some_meld(hands[1 - p], other[0]):
+                        card, dead = other
                 hands[p] = mask & ~(1 << card)
                 deads[p] = dead
                 pile.append(card)

@@ -41,6 +41,8 @@ class Bot(Protocol):
 
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action: ...
 
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None: ...
+
 
 BotFactory = Callable[[int, int], Bot]
 """Makes the computer player of a level from a seed."""
@@ -316,8 +318,13 @@ class GameSession:
         return (self.match.seed * 1_000_003 + self.hand_number) % (1 << 63)
 
     def _reset_bot(self) -> None:
-        # One seed per hand, so a resumed or undone hand plays on as it would have (R3.1).
+        """One seed per hand, so a resumed or undone hand plays on as it would have (R3.1);
+        then every ended hand shown to the computer as the arena shows it at each hand's
+        end, so it knows this opponent after a resume or an undo as if it had played on."""
+        from ..bots.base import observe_match
+
         self.bot.reset(self._bot_seed())
+        observe_match(self.bot, self.match, COMPUTER)
 
     def started(self) -> str:
         """When the match was created, for the resume offer."""

@@ -97,6 +97,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     outboxes: tuple[set[Outbox], set[Outbox]] = field(default_factory=lambda: (set(), set()))
     bot_task: asyncio.Task[None] | None = None
+    observed: int = 0  # hands the computer has been shown at their end
     # Following other processes: actions announced but not applied yet (by seq), whether
     # the saved row changed (meta, seats), the task applying them, and a wake-up for a
     # computer waiting on another process's lease.

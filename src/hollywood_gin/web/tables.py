@@ -28,7 +28,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..actions import Action, parse_action
 from ..errors import HollywoodGinError, IllegalActionError
@@ -156,7 +156,9 @@ class TableManager(Following):
             level=level if isinstance(level, int) else None,
             preset=pm.match.rules.preset_name,
         )
-        return Table(pm=pm, info=info, computer_seat=computer_seat, bot=bot, joined=joined)
+        table = Table(pm=pm, info=info, computer_seat=computer_seat, bot=bot, joined=joined)
+        _show_ended_hands(table)  # a table resumed from the store: the hands played so far
+        return table
 
     async def authenticate(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token opens; anything else is the same ``auth`` error."""
@@ -327,6 +329,7 @@ class TableManager(Following):
             self._broadcast(table)
             raise ProtocolError("server", "the action could not be saved; try again") from None
         pm.applied(pending, action)
+        _show_ended_hands(table)
         if self.on_commit is not None:
             self.on_commit(table, pending, time.perf_counter() - started)
 
@@ -471,6 +474,7 @@ class TableManager(Following):
                 return False
             pm = table.pm
             hand = pm.match.hand
+            _show_ended_hands(table)  # in case a reload or another process ended one unseen
             view, sheet, seq = hand.view(seat), pm.match.sheet.copy(), pm.action_count
         try:
             action = await asyncio.to_thread(bot.choose, view, sheet)
@@ -497,6 +501,24 @@ class TableManager(Following):
         if refused:
             await asyncio.sleep(BOT_RETRY)
         return True
+
+
+def _show_ended_hands(table: Table) -> None:
+    """Show the computer each hand that has ended since it was last shown one, from its
+    seat with the sheet after it, as the arena does (``Bot.observe``): it learns this
+    opponent as the match goes on, and a table loaded from the store replays them all."""
+    bot, seat = table.bot, table.computer_seat
+    observe = getattr(bot, "observe", None)
+    if seat is None or observe is None:
+        return
+    from ..bots.base import Observer, observe_match
+
+    match = table.pm.match
+    try:
+        table.observed = observe_match(cast(Observer, bot), match, seat, table.observed)
+    except Exception:  # a computer that cannot learn still plays: never hold the table up
+        log.exception("the computer failed to observe a hand at table %s", table.id)
+        table.observed = len(match.hands) - (0 if match.hand.is_over else 1)
 
 
 def _abandon_stored(store: Store, table_id: str, seat: int) -> bool:

@@ -1,0 +1,121 @@
+"""How well the expert's re-deals guess the opponent's hand (issue 14): a fast proxy for
+tuning the hand model without playing matches.
+
+Positions come from seeded ``eaai`` hands (greedy in seat 0 against an opponent); at each
+of seat 0's discards the sampler draws deals from the view only, and is scored against the
+opponent's true hand: the log loss of each unseen card's chance of being his, and of each
+of my cards' chance of melding with his hand (the danger of a discard), lower is better.
+
+    PYTHONPATH=src python3 benchmarks/hand_model_eval.py --hands 80 --opponent greedy \\
+        "steps=0,slope=0" "steps=16" "steps=64"
+
+A variant that is an expert spec (``expert:opp_mix=1``) is judged on the deadwood of the
+hands its own model deals (its knock styles mixed, the no-knock floor applied): the mean
+sampled less the true deadwood, by the opponent's draws so far (positive: his hands
+dealt weaker than they are, which makes knocks look safe).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+from hollywood_gin.bots import make_bot
+from hollywood_gin.bots.cardsense import in_some_meld, read_view
+from hollywood_gin.bots.search import meld_pressure, sample_deals
+from hollywood_gin.cards import indexes_of_mask
+from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.rules import Rules
+
+
+def positions(hands: int, opponent: str, seed: int) -> list[tuple[HandView, int]]:
+    rules = Rules.preset("eaai")
+    out = []
+    for k in range(hands):
+        hand = Hand.deal(rules=rules, dealer=k % 2, seed=seed * 100_003 + k)
+        bots = [make_bot("greedy", seed=k), make_bot(opponent, seed=k + 1)]
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            if seat == 0 and view.phase is Phase.DISCARD and len(view.legal_actions) > 1:
+                opp = sum(1 << c.index for c in hand.cards_of(1))
+                out.append((view, opp))
+            hand.apply(bots[seat].choose(view, None), seat)
+    return out
+
+
+def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> tuple[float, float]:
+    rng = random.Random(5)
+    card_loss = danger_loss = 0.0
+    nc = nd = 0
+    for view, opp in pos:
+        sense = read_view(view)
+        pressure = meld_pressure(sense.opp_draws, 0.0, ev.get("slope", 0.035), ev.get("square", 0))
+        got = sample_deals(view, sense, rng, deals, pressure=pressure,
+                           steps=int(ev.get("steps", 16)))
+        counts = [0] * 52
+        melds = dict.fromkeys(indexes_of_mask(sense.mine), 0)
+        for d in got:
+            for i in indexes_of_mask(d.opp & ~sense.opp_known):
+                counts[i] += 1
+            for i in melds:
+                if in_some_meld(d.opp, i):
+                    melds[i] += 1
+        for i in indexes_of_mask(sense.unseen & ~sense.opp_known):
+            p = min(max(counts[i] / deals, 0.01), 0.99)
+            card_loss -= math.log(p if opp >> i & 1 else 1 - p)
+            nc += 1
+        for i, c in melds.items():
+            p = min(max(c / deals, 0.01), 0.99)
+            danger_loss -= math.log(p if in_some_meld(opp, i) else 1 - p)
+            nd += 1
+    return card_loss / nc, danger_loss / nd
+
+
+def deadwood_bias(pos: list[tuple[HandView, int]], spec: str, deals: int) -> str:
+    """Mean sampled less true opponent deadwood by his draws (0-4, 5-8, 9+)."""
+    from hollywood_gin.bots.expert import ExpertBot
+    from hollywood_gin.melds import deadwood_of_mask
+
+    bot = make_bot(spec, seed=3)
+    assert isinstance(bot, ExpertBot)
+    sums = [[0, 0.0] for _ in range(3)]
+    for view, opp in pos:
+        sense = read_view(view)
+        got = bot._deals(view, sense, deals)
+        mean = sum(deadwood_of_mask(d.opp) for d in got) / len(got)
+        row = sums[0 if sense.opp_draws <= 4 else 1 if sense.opp_draws <= 8 else 2]
+        row[0] += 1
+        row[1] += mean - deadwood_of_mask(opp)
+    return "   ".join(f"draws {name}: {b / n:+.2f} (n={n})" for name, (n, b)
+                       in zip(("0-4", "5-8", "9+"), sums, strict=True) if n)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("variants", nargs="+", help="name=value,... (steps, slope, square: the "
+                    "Metropolis steps and meld pressure)")
+    ap.add_argument("--hands", type=int, default=60)
+    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deals", type=int, default=64)
+    args = ap.parse_args()
+    pos = positions(args.hands, args.opponent, args.seed)
+    print(f"{len(pos)} positions from {args.hands} hands against {args.opponent}")
+    for v in args.variants:
+        if v.startswith("expert"):
+            print(f"{v:40s} deadwood bias {deadwood_bias(pos, v, args.deals)}")
+            continue
+        ev = {k: float(x) for k, _, x in (p.partition("=") for p in v.split(",") if p)}
+        c, d = score(pos, ev, args.deals)
+        print(f"{v:40s} card log loss {c:.4f}   danger log loss {d:.4f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
