@@ -396,16 +396,38 @@ def _sockets(log: Path) -> set[str]:
     return {line["table"] for line in lines if line["event"] == "ws_open"}
 
 
+def _open_quietly(base: str, origin: str, tls: ssl.SSLContext,
+                  tables: list[dict[str, Any]]) -> list[Seat]:
+    """Every table's seat opened, none greeted yet.  A handshake of this threaded client
+    still stalled now and then (CI, and a fresh clone: the request in no log, the event
+    loops never late), and the seats opened before it are closed by their servers after
+    HELLO_TIMEOUT without a hello: so a stalled handshake starts the whole set again,
+    each handshake given 5 s, three tries."""
+    for attempt in range(3):
+        seats: list[Seat] = []
+        try:
+            for t in tables:
+                seats.append(Seat(base, origin, tls, t["table"], t["token"], hello=False,
+                                  open_timeout=5))
+            return seats
+        except TimeoutError:
+            for seat in seats:
+                seat.ws.close()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 class Seat:
     """A seat's WebSocket through the proxy, over TLS."""
 
     def __init__(self, base: str, origin: str, tls: ssl.SSLContext, table: str, token: str,
-                 *, hello: bool = True) -> None:
+                 *, hello: bool = True, open_timeout: float = 30) -> None:
         # The handshake waits on nothing but the process's event loop (the app accepts
         # before any database call), but the loop, nginx, TLS and this client share
         # two cores with whatever else runs: a generous bound, the failure says why.
         self.ws = connect(f"{base}/ws/{table}", origin=Origin(origin), ssl=tls, proxy=None,
-                          open_timeout=30)
+                          open_timeout=open_timeout)
         self.token = token
         if hello:
             self.hello()
@@ -502,8 +524,7 @@ def test_the_recipe_runs_behind_nginx_with_tls(tmp_path: Path, pg_schema: str) -
         # fresh starts in 14, the request in neither nginx's log nor either process's,
         # their event loops never late; none in 14 when each connection was closed before
         # the next opened, none with the asyncio client. So no frame flows during these.
-        seats = [Seat(ws_base, origin, tls, t["table"], t["token"], hello=False)
-                 for t in tables]
+        seats = _open_quietly(ws_base, origin, tls, tables)
         for seat in seats:
             seat.hello()
         held = {port: _tables_open(port) for port in ports}
