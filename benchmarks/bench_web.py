@@ -47,7 +47,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import random
@@ -610,10 +609,11 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     # The generator holds every table's two seats: with the collector's default thresholds
     # its own full collections (100 to 200 ms) were counted as the servers' latency.  It
-    # collects as rarely as the servers do (hollywood_gin.web.pauses).
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 100)
+    # collects as rarely as the servers do.
+    sys.path.insert(0, str(ROOT / "src"))
+    from hollywood_gin.web.pauses import tune_collector
+
+    tune_collector()
     with tempfile.TemporaryDirectory() as tmp:
         if args.db is None and args.url is None:
             args.db = f"sqlite:///{tmp}/bench.db"
