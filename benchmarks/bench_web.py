@@ -163,14 +163,16 @@ class Run:
 
 
 async def play_table(bases: list[str], table: dict[str, Any], stop: asyncio.Event,
-                     think: float, run: Run) -> None:
+                     think: float, run: Run, route: str = "seat") -> None:
     """Both seats of a table (each on one of ``bases``, chosen at random: the servers of
-    ``--units``), played until ``stop``."""
+    ``--units``; with ``route="table"`` both on the one its id picks, as the proxies'
+    optional routing by table does), played until ``stop``."""
     rng = random.Random(table["table"])
     await asyncio.sleep(rng.uniform(0, max(think, 0.1) * 2))  # no thundering start
     seats = []
+    by_table = bases[int(table["table"], 16) % len(bases)]
     for token in table["tokens"]:
-        base = rng.choice(bases)
+        base = by_table if route == "table" else rng.choice(bases)
         ws_url = base.replace("http://", "ws://") + f"/ws/{table['table']}"
         ws = await connect(ws_url, origin=Origin(base), proxy=None, max_size=None,
                            open_timeout=60, ping_interval=None)
@@ -451,12 +453,12 @@ def quantiles(before: dict[tuple[str, float], float], after: dict[tuple[str, flo
 
 
 async def measure(urls: list[str], tables: list[dict[str, Any]], seconds: float, warmup: float,
-                  think: float, meter: CpuMeter, nice: int = 0
+                  think: float, meter: CpuMeter, nice: int = 0, route: str = "seat"
                   ) -> tuple[Run, dict[str, float], float, dict[str, str]]:
     run = Run()
     stop = asyncio.Event()
     tasks = [asyncio.get_running_loop().create_task(
-        play_table(urls, t, stop, think, run)) for t in tables]
+        play_table(urls, t, stop, think, run, route)) for t in tables]
     await asyncio.sleep(warmup)
     run.measuring = True
     meter.start(nice)
@@ -496,7 +498,7 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
         if args.nice:
             renice(meter.servers(), args.nice)
         run, cpu, elapsed, server = runner(measure(
-            urls, tables, args.seconds, args.warmup, args.think, meter, args.nice))
+            urls, tables, args.seconds, args.warmup, args.think, meter, args.nice, args.route))
         lost = 0
         if args.db:
             saved = _saved_counts(args.db, list(run.last_seq))
@@ -507,7 +509,7 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
             return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else -1.0
 
         return {
-            "processes": processes, "units": args.units, "tables": count,
+            "processes": processes, "units": args.units, "route": args.route, "tables": count,
             "think_s": args.think,
             "seconds": round(elapsed, 1), "actions_per_s": round(run.actions / elapsed, 1),
             "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
@@ -590,6 +592,10 @@ def main() -> None:
     parser.add_argument("--units", action="store_true",
                         help="N servers of one process each, in sessions of their own (as "
                              "systemd units), instead of one serve --workers N")
+    parser.add_argument("--route", choices=("seat", "table"), default="seat",
+                        help="with --units, each seat to a server at random (seat), or both "
+                             "seats of a table to the one its id picks (table: the proxies' "
+                             "optional routing by table)")
     parser.add_argument("--nice", type=int, default=0,
                         help="priority of the generator, the servers and their PostgreSQL "
                              "backends (negative needs root): for a machine others load")

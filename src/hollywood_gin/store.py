@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -139,6 +140,12 @@ SELECT array_agg(match_id) FROM ok
 _ANNOUNCE_AFTER_SQL = """
 SELECT pg_notify(CAST(%(channel)s AS text), p) FROM unnest(CAST(%(payloads)s AS text[])) AS p
 """
+#: The same in SQLAlchemy's parameter style (the store's own announcements).
+_ANNOUNCE_TEXT = "SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"
+#: Where a transaction of ours gathers what it announces (``Connection.info``).
+_ANNOUNCE_KEY = "hollywood_gin.announce"
+
+log = logging.getLogger("hollywood_gin.store")
 
 
 class StoreError(HollywoodGinError):
@@ -301,24 +308,59 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as conn:
+        with self._announcing(self.engine.begin()) as conn:
             yield conn
 
     @contextmanager
     def _write_tx(self) -> Iterator[Connection]:
         """A transaction that writes after it reads: on SQLite it takes the write lock first
         (pysqlite would begin only at the first write, after the read)."""
-        with self.engine.begin() as conn:
+        with self._announcing(self.engine.begin()) as conn:
             if not self.postgresql and self.url.startswith("sqlite"):
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             yield conn
 
+    @contextmanager
+    def _announcing(self, begin: AbstractContextManager[Connection]) -> Iterator[Connection]:
+        """A transaction whose announcements (:meth:`_notify`) are sent once it has
+        committed, in a transaction of their own: PostgreSQL holds the lock that orders
+        NOTIFYs from a notifying transaction's commit until its flush is on the disk, so
+        announced inside, every announcing commit of every process (and the writers'
+        announcements of actions) would wait for this one's flush in turn."""
+        lines: list[str] = []
+        with begin as conn:
+            conn.info[_ANNOUNCE_KEY] = lines
+            try:
+                yield conn
+            finally:
+                conn.info.pop(_ANNOUNCE_KEY, None)
+        self._announce_now(lines)
+
     def _notify(self, conn: Connection, lines: Sequence[str]) -> None:
-        """Announce ``lines`` on :data:`CHANNEL` when this transaction commits."""
+        """Announce ``lines`` on :data:`CHANNEL` once this transaction has committed (see
+        :meth:`_announcing`; never before: the others read the change when they hear)."""
         if self.announce is None or not self.postgresql or not lines:
             return
-        conn.execute(text("SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) "
-                          "AS p"), {"channel": CHANNEL, "payloads": self._payloads(lines)})
+        pending = conn.info.get(_ANNOUNCE_KEY)
+        if pending is None:  # not in one of our transactions: announce with its commit
+            conn.execute(text(_ANNOUNCE_TEXT), {"channel": CHANNEL,
+                                                "payloads": self._payloads(lines)})
+        else:
+            pending.extend(lines)
+
+    def _announce_now(self, lines: Sequence[str]) -> None:
+        """Announce what has committed, in a one-statement transaction that writes nothing
+        (so it waits for no disk).  A failure is logged, not raised: the change is saved,
+        and the others catch up (their sweep, a reconnecting seat's sync)."""
+        if not lines or self.announce is None or not self.postgresql:
+            return
+        try:
+            with self._autocommit.connect() as conn:
+                conn.execute(text(_ANNOUNCE_TEXT), {"channel": CHANNEL,
+                                                    "payloads": self._payloads(lines)})
+        except Exception as exc:
+            log.warning("announcing %d committed changes failed (%s): the other processes "
+                        "catch up from the log", len(lines), type(exc).__name__)
 
     def _payloads(self, lines: Sequence[str]) -> list[str]:
         """``lines`` in payloads under PostgreSQL's limit, each headed by the sender."""
@@ -426,10 +468,11 @@ class Store:
             raise StoreConflict("an action of the batch is saved already") from None
 
     def _commit_pg(self, pending: Sequence[PendingAction], now: float) -> set[str]:
-        sql, params = self.commit_statement(pending, now)
+        sql, params = self.commit_statement(pending, now, announce=False)
         with self._autocommit.connect() as conn:
-            landed = conn.exec_driver_sql(sql, params).scalar()
-        return {item.match_id for item in pending} - set(landed or ())
+            landed = set(conn.exec_driver_sql(sql, params).scalar() or ())
+        self._announce_now([_action_line(item) for item in pending if item.match_id in landed])
+        return {item.match_id for item in pending} - landed
 
     def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None,
                          *, announce: bool = True) -> tuple[str, dict[str, Any]]:

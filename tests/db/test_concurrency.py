@@ -134,6 +134,51 @@ def test_commits_are_announced_when_they_commit(url: str) -> None:
         store.close()
 
 
+def test_the_store_announces_its_changes_after_they_commit_in_no_writing_transaction(
+        url: str) -> None:
+    """A transaction that NOTIFYs holds PostgreSQL's NOTIFY lock from its commit until its
+    flush is on the disk: a change (an action, a seat's meta, a status, a lease) that
+    announced itself inside its own transaction would make every announcing commit of
+    every process wait for its flush.  Each pg_notify the store sends is the whole of its
+    transaction, and comes after the change it announces has committed."""
+    from sqlalchemy import event
+
+    store = Store(url)
+    store.announce = "tester"
+    since_begin: dict[int, list[str]] = {}
+    committed: list[str] = []
+    notifies: list[tuple[list[str], list[str]]] = []
+
+    def on_execute(conn, cursor, statement, params, context, many):  # type: ignore[no-untyped-def]
+        key = id(conn.connection.dbapi_connection)
+        if "pg_notify" in statement:
+            notifies.append((list(since_begin.get(key, [])), list(committed)))
+        since_begin.setdefault(key, []).append(statement.split()[0].upper())
+
+    def on_end(conn):  # type: ignore[no-untyped-def]
+        done = since_begin.pop(id(conn.connection.dbapi_connection), [])
+        committed.extend(w for w in done if w in ("INSERT", "UPDATE", "DELETE", "WITH"))
+
+    event.listen(store.engine, "before_cursor_execute", on_execute)
+    event.listen(store.engine, "commit", on_end)
+    event.listen(store.engine, "rollback", on_end)
+    try:
+        pm = store.new_match(rules=Rules(), seed=3, players=("a", "b"))
+        assert store.commit_actions([pm.prepare(parse_action(_next(pm)))]) == set()
+        store.update_meta(pm.id, lambda meta: meta.update(ready=1))
+        store.set_status(pm.id, "playing")
+        store.add_seat(pm.id, 0, "a")
+        assert store.acquire_lease(pm.id, "tester", 30)
+        store.release_lease(pm.id, "tester")
+        assert len(notifies) == 5  # the action, the meta, the status, the seat, the lease
+        assert all(before == [] for before, _ in notifies)  # alone in its transaction
+        # ... and each came after its change had committed: the k-th announcement after
+        # at least k committed writes.
+        assert all(len(done) >= k + 1 for k, (_, done) in enumerate(notifies))
+    finally:
+        store.close()
+
+
 def test_the_web_writer_commits_without_notify_and_announces_right_after(
         url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The group commit's statement holds no NOTIFY (PostgreSQL serialises the commits of
@@ -185,6 +230,43 @@ def test_the_web_writer_commits_without_notify_and_announces_right_after(
     finally:
         runner.close()
         listener.close()
+        store.close()
+
+
+def test_the_web_writer_tells_its_callers_before_it_announces(url: str) -> None:
+    """A seat on this process (both seats, with routing by table) sees its action once
+    it has committed: it does not wait for the announcement to the other processes,
+    which goes out after (and before the next batch, so announcements stay in order)."""
+    import asyncio
+
+    from hollywood_gin.web.commit import StoreRunner
+
+    store = Store(url)
+    store.announce = "writer"
+    runner = StoreRunner(store)
+    try:
+        pm = store.new_match(rules=Rules(), seed=5, players=("a", "b"))
+        item = pm.prepare(parse_action(_next(pm)))
+
+        async def commit() -> list[str]:
+            gate, order = asyncio.Event(), []
+
+            async def held_announcement(landed: list[PendingAction]) -> None:
+                order.append("announcing")
+                await gate.wait()
+                order.append("announced")
+
+            runner._announce = held_announcement  # type: ignore[method-assign]
+            await asyncio.wait_for(runner.commit(item), 10)
+            order.append("caller told")
+            gate.set()
+            await runner.close_writer()  # waits for the announcement it started
+            return order
+
+        assert asyncio.run(commit()) == ["announcing", "caller told", "announced"]
+        assert len(store.load(pm.id).actions) == 1
+    finally:
+        runner.close()
         store.close()
 
 

@@ -7,8 +7,8 @@ is committed.  On PostgreSQL the batch is one statement (``Store.commit_statemen
 on a connection of the writer's own, asynchronously on the event loop: no thread to wake
 and no lock to share with one, which under load is most of a commit's wait.  A batch
 that fails is tried again one action at a time through the store (its pool, a thread).
-The other processes are told of a committed batch right after it, on a second
-connection (``StoreRunner._announce``)."""
+The other processes are told of a committed batch right after its callers are, on a
+second connection (``StoreRunner._announce``)."""
 
 from __future__ import annotations
 
@@ -84,6 +84,12 @@ class StoreRunner:
                 else:
                     for item, future in batch:
                         _settle(future, _stale(item) if item.match_id in stale else None)
+                    # Announced once its tables have been told: a seat on this process
+                    # waits for no other process's hearing (routing by table puts both
+                    # seats here), and the next batch gathers meanwhile.
+                    landed = [item for item, _ in batch if item.match_id not in stale]
+                    if landed and self.store.postgresql and self.store.announce is not None:
+                        await self._announce(landed)
         finally:
             self._writer = None
 
@@ -107,8 +113,6 @@ class StoreRunner:
             await self.close_writer()
             raise
         landed = set(row[0] or ()) if row is not None else set()
-        if landed and self.store.announce is not None:
-            await self._announce([item for item in items if item.match_id in landed])
         return {item.match_id for item in items} - landed
 
     async def _announce(self, landed: list[PendingAction]) -> None:
@@ -139,7 +143,12 @@ class StoreRunner:
                     await conn.close()
 
     async def close_writer(self) -> None:
-        """Close the writer's connections (new ones are made at the next commit)."""
+        """Close the writer's connections (new ones are made at the next commit), once the
+        writer has finished what it started (the announcement of its last batch)."""
+        writer = self._writer
+        if writer is not None and writer is not asyncio.current_task():
+            with contextlib.suppress(Exception):
+                await asyncio.shield(writer)
         for conn in (self._conn, self._notifier):
             if conn is not None:
                 with contextlib.suppress(Exception):
