@@ -17,7 +17,8 @@ processes and PostgreSQL used in the measured window.
 
 ``--units`` starts N servers of one process each, in sessions of their own (as systemd
 runs each ``hollywood-gin@PORT`` unit), instead of one ``serve --workers N``; each seat
-then goes to one of them at random.
+then goes to one of them at random, or with ``--route table`` both seats of a table to
+the one its id picks (the proxies' optional routing by table).
 
 ``--capacity`` searches, for each process count of ``--processes 1,2,4``, the most
 tables whose p99 stays under ``--p99`` ms with no error and no lost action (a ladder,
@@ -40,6 +41,8 @@ disk its commits wait on is still shared)::
     python benchmarks/bench_web.py --db postgresql+psycopg://USER:PASS@127.0.0.1/DB \\
         --processes 2 --tables 600 --think 1 --seconds 40
     python benchmarks/bench_web.py --db ... --capacity --processes 1,2,4 --think 1
+    python benchmarks/bench_web.py --db ... --capacity --processes 1,2,4 --think 1 \\
+        --units --route table --nice -10
 """
 
 from __future__ import annotations
