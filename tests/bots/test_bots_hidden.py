@@ -46,7 +46,7 @@ def twin(hand: Hand, rng: random.Random) -> Hand:
 @pytest.mark.parametrize(
     ("spec", "count"),
     [("random", 150), ("basic", 200), ("greedy", 200), ("level1", 100), ("expert", 40),
-     ("level4", 30)],
+     ("level3", 100), ("level5:samples=48,min_samples=16", 30)],
 )
 def test_same_view_same_decision(spec: str, count: int) -> None:
     rng = random.Random(7)

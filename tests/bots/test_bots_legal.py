@@ -99,7 +99,8 @@ def test_make_bot_knows_every_name_and_refuses_others() -> None:
     ("expert:samples=2.5", "samples is a whole number, not 2.5"),
     ("greedy:knock_floor=11", "knock_floor=11 is out of range"),
     ("level5:time_cap_ms=-1", "time_cap_ms=-1 is out of range"),
-    ("level4:bogus=1", "level4 has no setting 'bogus'"),
+    ("level5:bogus=1", "level5 has no setting 'bogus'"),
+    ("level4:samples=8", "level 4 takes no settings"),
 ])
 def test_bot_settings_out_of_range_are_refused_by_name(spec: str, words: str) -> None:
     with pytest.raises(BotError, match=re.escape(words)):
@@ -116,7 +117,7 @@ def test_levels_have_budgets_and_grow() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4, 5]
     budgets = [LEVELS[n].deals for n in sorted(LEVELS)]
     assert budgets == sorted(budgets)
-    for n in (4, 5):
+    for n in (5,):
         bot = make_bot(f"level{n}")
         settings = bot.inner.settings  # type: ignore[attr-defined]
         assert settings.samples == LEVELS[n].deals

@@ -51,3 +51,26 @@ def test_levels_play_the_same_moves_from_the_same_seed(monkeypatch: pytest.Monke
             patch.setattr(time, "perf_counter", slow_clock(time.perf_counter))
             again = moves(spec, 11, 3)
         assert first == again, spec
+
+
+def test_level_3_knocks_where_level_4_waits_and_both_are_the_greedy_heuristic() -> None:
+    """The ladder's middle (README): level 4 is ``greedy``; level 3 is greedy blind to
+    the opponent and knocking as soon as the rules let it (R5.1), so late in a hand, with
+    a count the opponent's draws make risky, level 3 knocks where level 4 plays on."""
+    from hollywood_gin.actions import Knock
+
+    level3, level4 = make_bot("level3", seed=1), make_bot("level4", seed=1)
+    greedy, eager = make_bot("greedy", seed=1), make_bot(
+        "greedy:danger=0,knock_early=60,knock_slope=0", seed=1)
+    differ = 0
+    for n in range(60):
+        hand = Hand.deal(rules=Rules.preset("eaai"), dealer=n % 2, seed=n)
+        while not hand.is_over:
+            view = hand.view(hand.to_act)
+            three, four = level3.choose(view), level4.choose(view)
+            assert three == eager.choose(view) and four == greedy.choose(view)
+            if isinstance(three, Knock) and not isinstance(four, Knock):
+                differ += 1
+                assert view.opponent_card_count == 10  # a real decision, not a forced one
+            hand.apply(four, hand.to_act)
+    assert differ > 0

@@ -71,10 +71,10 @@ def test_a_resumed_expert_knows_the_opponent_as_the_one_that_played(tmp_path: Pa
     the one the computer had learnt playing the hands before (observe_match)."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     store = Store(url)
-    session = GameSession.new(store, level=4, rules=Rules.preset("eaai"), seed=7,
+    session = GameSession.new(store, level=5, rules=Rules.preset("eaai"), seed=7,
                               first_dealer=0,
                               bot_factory=lambda level, seed: make_bot(
-                                  "level4:samples=8,min_samples=8", seed=seed))
+                                  "level5:samples=8,min_samples=8", seed=seed))
     person = make_bot("basic", seed=2)  # knocks as soon as he can: the eager style
     prior = make_bot("expert").opponent.weights()  # type: ignore[attr-defined]
     learnt = prior
@@ -87,6 +87,6 @@ def test_a_resumed_expert_knows_the_opponent_as_the_one_that_played(tmp_path: Pa
 
     store = Store(url)
     resumed = GameSession.resume(store, session.id, bot_factory=lambda level, seed: make_bot(
-        "level4:samples=8,min_samples=8", seed=seed))
+        "level5:samples=8,min_samples=8", seed=seed))
     assert resumed.bot.inner.opponent.weights() == learnt  # type: ignore[attr-defined]
     store.close()
