@@ -121,6 +121,66 @@ def test_one_click_on_a_saved_match_opens_it(store: Store) -> None:
     asyncio.run(run())
 
 
+def test_a_double_click_on_a_saved_match_opens_it_and_presses_nothing_on_its_table(
+        store: Store) -> None:
+    """Regression: one click opens a saved match, so the second click of a double-click
+    landed on the game table, where it could pick a card or press Draw.  The terminal's
+    presses are sent as the driver sends them (to the app, which makes the click)."""
+    from textual import events
+
+    from hollywood_gin.tui.game import GameScreen
+
+    older = _match(store, level=2, moves=2)
+    _match(store, level=4, moves=4)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, SavedGamesScreen)
+            table = app.screen.query_one(DataTable)
+            x, y = table.region.x + 2, table.region.y + 2  # the older match's row
+            game = app.screen_stack[0]
+            assert isinstance(game, GameScreen)
+            reached: list[str] = []
+            forward = game._forward_event
+
+            def spy(event: events.Event) -> None:
+                reached.append(type(event).__name__)
+                forward(event)
+
+            game._forward_event = spy  # type: ignore[method-assign]
+
+            def press(kind: type[events.MouseDown | events.MouseUp], at: float | None
+                      ) -> events.MouseEvent:
+                event = kind(None, x, y, 0, 0, 1, False, False, False, screen_x=x,
+                             screen_y=y)
+                if at is not None:
+                    event.time = at
+                app.post_message(event)
+                return event
+
+            first = press(events.MouseDown, None)
+            press(events.MouseUp, first.time + 0.05)
+            await settle(pilot, app)
+            assert app.screen is game and app.session is not None
+            assert app.session.id == older
+            before = app.session.view()
+            shown = len(reached)
+            press(events.MouseDown, first.time + 0.2)  # a quick second click, same place
+            press(events.MouseUp, first.time + 0.25)
+            await settle(pilot, app)
+            assert reached[shown:] == []  # neither the press, its release nor a click
+            assert app.session.view() == before
+            # A press later on is a press again.
+            press(events.MouseDown, None)
+            press(events.MouseUp, None)
+            await settle(pilot, app)
+            assert reached[shown:][:2] == ["MouseDown", "MouseUp"]
+
+    asyncio.run(run())
+
+
 def test_abandoning_is_asked_in_words_and_counts_as_a_loss(store: Store) -> None:
     keep = _match(store, level=2)
     lose = _match(store, level=3)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import events
 from textual.app import App
 
 from ..errors import HollywoodGinError
@@ -33,7 +34,7 @@ from .newmatch import NewMatch, NewMatchScreen
 from .saved import NEW, SavedGamesScreen, saved_rows
 from .session import COMPUTER, BotFactory, GameSession, Hinter, default_bot, default_hint
 from .table import KEY_NAMES
-from .widgets import AskScreen, quit_hint
+from .widgets import AskScreen, ClickThrough, quit_hint
 
 if TYPE_CHECKING:
     from ..review import ReviewSettings
@@ -87,9 +88,17 @@ class GinApp(App[None]):
         self.bot_factory = bot_factory
         self.hinter = hinter
         self.review_settings = review_settings
+        self._click_through = ClickThrough()
 
     def get_default_screen(self) -> GameScreen:
         return GameScreen()
+
+    async def on_event(self, event: events.Event) -> None:
+        """The second click of a double-click that opened a saved game does not click on
+        its table (see :class:`ClickThrough`)."""
+        if self._click_through.swallows(self, event):
+            return
+        await super().on_event(event)
 
     def action_help_quit(self) -> None:
         quit_hint(self)

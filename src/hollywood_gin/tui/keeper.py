@@ -44,7 +44,7 @@ from .keeping import (
 )
 from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
-from .widgets import WordedScreen, quit_hint
+from .widgets import ClickThrough, WordedScreen, quit_hint
 
 __all__ = ["KeeperApp"]
 
@@ -110,6 +110,7 @@ class KeeperApp(App[None]):
         self.numbers_label = ""
         self.undone: list[HandEntry] = []  # hands taken back, the last last (redo)
         self._held: list[events.Key] | None = None  # keys waiting (see hold_keys)
+        self._click_through = ClickThrough()
         self._hold_wait = 0
 
     def compose(self) -> ComposeResult:
@@ -145,10 +146,13 @@ class KeeperApp(App[None]):
     # -- starting ----------------------------------------------------------------------
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys read while the screen is changing wait (see :meth:`hold_keys`)."""
+        """Keys read while the screen is changing wait (see :meth:`hold_keys`); the second
+        click of a double-click that opened a sheet does not click on it."""
         if (self._held is not None and isinstance(event, events.Key)
                 and not event.is_forwarded):
             self._held.append(event)
+            return
+        if self._click_through.swallows(self, event):
             return
         await super().on_event(event)
 

@@ -21,10 +21,39 @@ from ..cards import Card, Rank
 from ..i18n import _
 from .look import face_colour
 
-__all__ = ["AskScreen", "ButtonFlow", "CardWidget", "Dialog", "Worded", "WordedScreen",
-           "cap_height"]
+__all__ = ["AskScreen", "ButtonFlow", "CardWidget", "ClickThrough", "Dialog", "Worded",
+           "WordedScreen", "cap_height"]
 
 T = TypeVar("T")
+
+
+class ClickThrough:
+    """Keeps the second click of a double-click off a screen its first click opened.
+
+    One click opens a saved game from the list; a player who double-clicks by habit
+    would press, with the second, whatever lies under the pointer on the game table (a
+    card, Draw).  An app passes every event it reads through :meth:`swallows` (in its
+    ``on_event``): a press at the same place within the click-chain time as the last one,
+    on another screen than that one's, is dropped with its release."""
+
+    def __init__(self) -> None:
+        self._last: tuple[float, tuple[int, int], object] | None = None
+        self._release = False
+
+    def swallows(self, app: App[Any], event: events.Event) -> bool:
+        if not isinstance(event, events.MouseDown | events.MouseUp) or event.is_forwarded:
+            return False
+        if isinstance(event, events.MouseUp):
+            dropped, self._release = self._release, False
+            return dropped
+        last, screen = self._last, app.screen
+        place = (event.screen_x, event.screen_y)
+        self._last = (event.time, place, screen)
+        if (last is not None and last[2] is not screen and last[1] == place
+                and event.time - last[0] <= app.CLICK_CHAIN_TIME_THRESHOLD):
+            self._release = True
+            return True
+        return False
 
 
 class Worded:
