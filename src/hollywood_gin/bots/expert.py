@@ -73,7 +73,7 @@ class ExpertBot(Bot):
         self.hand_value = HandValueSettings(
             depth=st.de_depth, knock_bonus=st.de_knock, gin_bonus=st.de_gin,
             danger=st.de_danger, hazard=st.de_hazard, hazard_slope=st.de_slope,
-            width=st.de_width, inner=st.de_inner)
+            width=st.de_width, inner=st.de_inner, pile=st.de_pile)
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         # The last search's per-deal differences from its first candidate (sums, squares, n).

@@ -26,7 +26,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "wary": (-1, 100), "opp_wary": (-1, 100), "late_veto": (0, 60),
     "discard_eval": (0, 1), "de_depth": (0, 2), "de_knock": (0, 100), "de_gin": (0, 100),
     "de_danger": (0, 100), "de_hazard": (0, 1), "de_slope": (0, 1), "de_width": (0, 11),
-    "de_inner": (1, 11),
+    "de_inner": (1, 11), "de_pile": (0, 1),
 }
 
 
@@ -90,7 +90,8 @@ class ExpertSettings:
     de_hazard: float = 0.05  # the chance the hand ends before my next draw,
     de_slope: float = 0.02  # growing with each of his draws,
     de_width: int = 4  # discards looked at two draws deep,
-    de_inner: int = 2  # and second discards tried (of those leaving the least deadwood)
+    de_inner: int = 2  # and second discards tried (of those leaving the least deadwood),
+    de_pile: float = 0.0  # and the weight of taking his next discard instead of a draw
 
     @classmethod
     def from_overrides(

@@ -40,6 +40,7 @@ class HandValueSettings:
     hazard_slope: float = 0.02  # ... growing by this with each of his draws
     width: int = 4  # discards looked at two draws deep (the best by one draw)
     inner: int = 2  # second discards tried, of those leaving the least deadwood
+    pile: float = 0.0  # weight of taking his next discard when it beats a blind draw
 
 
 class HandValue:
@@ -63,6 +64,14 @@ class HandValue:
             self.live |= bit
             self.q[u] = q
             self.q_points[points] += q
+        # His next discard, as a card of his hand I do not know (by the opponent model).
+        held = sum(probs[u] for u in indexes_of_mask(self.live))
+        self.pile = s.pile if held > 0 else 0.0
+        self.h = [probs[u] / held if held > 0 and self.live >> u & 1 else 0.0
+                  for u in range(52)]
+        self.h_points = [0.0] * 11
+        for u in indexes_of_mask(self.live):
+            self.h_points[POINTS[u]] += self.h[u]
         hazard = min(1.0, max(0.0, s.hazard + s.hazard_slope * sense.opp_draws))
         self.go_on = 1.0 - hazard  # the chance I draw again before the hand ends
         # My draws left before the stock runs down to the dead hand (R4.6): he draws
@@ -71,6 +80,7 @@ class HandValue:
         self.depth = min(s.depth, mine_left) if self.draws else 0
         self.leaf = [self._leaf(d) for d in range(200)]
         self._v1: dict[int, float] = {}
+        self._least: dict[int, int] = {}
 
     def _leaf(self, dead: int) -> float:
         """What a hand with ``dead`` deadwood is worth when play stops (lower is better)."""
@@ -96,6 +106,7 @@ class HandValue:
             return cached
         leaf = self.leaf
         q = self.q
+        least = self._least  # the same 11 cards recur: H + u - d + v is H + v - d + u
         dead = deadwood_of_mask(hand)
         near = 0
         for i in indexes_of_mask(hand):
@@ -103,25 +114,50 @@ class HandValue:
         acc = 0.0
         # Cards related to the hand: solved one by one.
         unrelated = self.q_points[:]
+        took: list[tuple[int, float]] = []
         rel = near & self.live
         while rel:
             bit = rel & -rel
             rel ^= bit
             u = bit.bit_length() - 1
             m = hand | bit
-            acc += q[u] * leaf[least_discards_of_mask(m, m)[0]]
+            best = least.get(m)
+            if best is None:
+                best = least[m] = least_discards_of_mask(m, m)[0]
+            acc += q[u] * leaf[best]
             unrelated[POINTS[u]] -= q[u]
+            took.append((u, leaf[best]))
         # A drawn card that melds with nothing is kept only in place of the card whose
         # going leaves the least deadwood (``least9``), so only its points matter.
         least9 = least_discards_of_mask(hand, hand)[0]
+        by_points = [leaf[min(dead, least9 + points)] for points in range(11)]
         for points in range(1, 11):
             w = unrelated[points]
             if w > 1e-12:
-                best = least9 + points
-                acc += w * leaf[best if best < dead else dead]
+                acc += w * by_points[points]
+        if self.pile:
+            acc = self._with_pile(acc, took, by_points)
         out = (1.0 - self.go_on) * leaf[dead] + self.go_on * acc
         self._v1[hand] = out
         return out
+
+    def _with_pile(self, blind: float, took: list[tuple[int, float]],
+                   by_points: list[float]) -> float:
+        """The draw's worth when his discard (a card of his hand) is taken whenever it
+        beats the blind draw's ``blind``: ``took`` holds the worth of taking each related
+        card, ``by_points`` that of an unrelated card by its points."""
+        h = self.h
+        unrelated = self.h_points[:]
+        pile = 0.0
+        for u, v in took:
+            pile += h[u] * (v if v < blind else blind)
+            unrelated[POINTS[u]] -= h[u]
+        for points in range(1, 11):
+            w = unrelated[points]
+            if w > 1e-12:
+                v = by_points[points]
+                pile += w * (v if v < blind else blind)
+        return (1.0 - self.pile) * blind + self.pile * pile
 
     def _likely_drops(self, at: int, count: int) -> list[int]:
         """Up to ``count`` cards of ``at`` (discards that leave the same least deadwood),
@@ -156,7 +192,8 @@ class HandValue:
         limit = self.limit
         inner = self.s.inner
         acc = 0.0
-        for _, bit, points, q in self.draws:
+        took: list[tuple[int, float]] = []
+        for u, bit, points, q in self.draws:
             if bit & near:
                 m = hand | bit
                 best, at = least_discards_of_mask(m, m)
@@ -180,6 +217,9 @@ class HandValue:
             else:
                 v = stay
             acc += q * v
+            took.append((u, v))
+        if self.pile:
+            acc = self._with_pile(acc, took, [0.0] * 11)  # every card is in ``took``
         return (1.0 - self.go_on) * leaf[dead] + self.go_on * acc
 
 
