@@ -160,3 +160,21 @@ def test_with_no_draw_left_only_the_deadwood_now_and_the_danger_count() -> None:
     for p in rank_discards(hand, allowed, sense, probs, 10, 2, s):
         dead = deadwood_of_mask(hand & ~(1 << p.card))
         assert p.cost == pytest.approx(hv.leaf[dead] + s.danger * p.danger)
+
+
+def test_the_expert_without_its_searches_plays_as_greedy_does() -> None:
+    """``search_draws=0,search_knocks=0`` leaves the expert greedy but for its discards:
+    the fast screen of the evaluator (docs/bots.md) rests on this."""
+    rules = Rules.preset("eaai")
+    spec = "expert:search_draws=0,search_knocks=0"
+    for k in range(20):
+        hand = Hand.deal(rules=rules, dealer=k % 2, seed=6_300 + k)
+        bots = [make_bot(spec, seed=k), make_bot("basic", seed=k + 1)]
+        greedy = make_bot("greedy", seed=k)
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            action = bots[seat].choose(view)
+            if seat == 0:
+                assert action == greedy.choose(view)
+            hand.apply(action, seat)

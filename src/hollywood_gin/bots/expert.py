@@ -73,7 +73,8 @@ class ExpertBot(Bot):
         self.hand_value = HandValueSettings(
             depth=st.de_depth, knock_bonus=st.de_knock, gin_bonus=st.de_gin,
             danger=st.de_danger, hazard=st.de_hazard, hazard_slope=st.de_slope,
-            width=st.de_width, inner=st.de_inner, pile=st.de_pile)
+            width=st.de_width, inner=st.de_inner, pile=st.de_pile,
+            reach=st.de_reach)
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         # The last search's per-deal differences from its first candidate (sums, squares, n).
@@ -125,7 +126,18 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
-            if (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
+            if not st.search_knocks:
+                # The greedy heuristic's knock rule without a search: with search_draws=0
+                # the expert is greedy but for its discards (a fast screen of them).
+                from .greedy import GreedyBot
+
+                if GreedyBot(settings=self.greedy).should_knock(view, sense,
+                                                                best_knock.deadwood):
+                    self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
+                                                        searched=False)
+                    return Knock(CARDS[best_knock.card])
+                knockable = set()
+            elif (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
                     > knock_threshold(sense, view.knock_limit, self.greedy)):
                 # Late in a hand the re-deals give him weaker hands than real ones, and
                 # the search's knocks there lose (see docs/bots.md): play on instead.
@@ -230,11 +242,6 @@ class ExpertBot(Bot):
         plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
         melds = in_some_meld(mask, x)
         lowers = plans[0].deadwood < now
-        # Translators: hint reasons (the terminal game's h key), shown after the action they
-        # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
-        if not melds and (not lowers or now - plans[0].deadwood < 4):
-            self._reason = Reason.of(N_("{card} makes no meld"), card=upcard)
-            return refuse
         if not self.settings.search_draws:
             from .greedy import GreedyBot
 
@@ -242,6 +249,11 @@ class ExpertBot(Bot):
             action = greedy.choose(view, sheet)
             self._reason = greedy.explain_last()
             return action
+        # Translators: hint reasons (the terminal game's h key), shown after the action they
+        # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
+        if not melds and (not lowers or now - plans[0].deadwood < 4):
+            self._reason = Reason.of(N_("{card} makes no meld"), card=upcard)
+            return refuse
         values = self._search(view, sheet, sense, [take, refuse], self.settings.draw_samples)
         if values[0] > values[1]:
             self._reason = Reason.of(

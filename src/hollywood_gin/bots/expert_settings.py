@@ -26,7 +26,8 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "wary": (-1, 100), "opp_wary": (-1, 100), "late_veto": (0, 60),
     "discard_eval": (0, 1), "de_depth": (0, 2), "de_knock": (0, 100), "de_gin": (0, 100),
     "de_danger": (0, 100), "de_hazard": (0, 1), "de_slope": (0, 1), "de_width": (0, 11),
-    "de_inner": (1, 11), "de_pile": (0, 1),
+    "de_inner": (1, 11), "de_pile": (0, 1), "search_knocks": (0, 1),
+    "de_reach": (0, 20),
 }
 
 
@@ -80,6 +81,7 @@ class ExpertSettings:
     chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
     danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
     search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
+    search_knocks: int = 1  # 0: knock by the heuristic's rule alone
     no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
     time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
     discard_eval: int = 0  # 1: rank discards by the hand-strength evaluator (handvalue.py)
@@ -91,7 +93,8 @@ class ExpertSettings:
     de_slope: float = 0.02  # growing with each of his draws,
     de_width: int = 4  # discards looked at two draws deep,
     de_inner: int = 2  # and second discards tried (of those leaving the least deadwood),
-    de_pile: float = 0.0  # and the weight of taking his next discard instead of a draw
+    de_pile: float = 0.0  # and the weight of taking his next discard instead of a draw;
+    de_reach: float = 1.0  # the look-ahead's gain is counted this many times
 
     @classmethod
     def from_overrides(

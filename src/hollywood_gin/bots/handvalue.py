@@ -41,6 +41,7 @@ class HandValueSettings:
     width: int = 4  # discards looked at two draws deep (the best by one draw)
     inner: int = 2  # second discards tried, of those leaving the least deadwood
     pile: float = 0.0  # weight of taking his next discard when it beats a blind draw
+    reach: float = 1.0  # the draws' gain is counted this many times (more draws will come)
 
 
 class HandValue:
@@ -237,17 +238,24 @@ def rank_discards(
     draw are looked at two draws deep when ``depth`` is 2."""
     hv = HandValue(sense, probs, limit, dead_stock, s)
     first = min(hv.depth, 1)
+    leaf = hv.leaf
+
+    def worth(rest: int, dead: int, depth: int) -> float:
+        """The look-ahead's value, its gain over stopping now counted ``reach`` times."""
+        now = leaf[dead]
+        return now + s.reach * (hv.value(rest, depth) - now)
+
     plans: list[Plan] = []
     for i in allowed:
         rest = mask & ~(1 << i)
+        dead = deadwood_of_mask(rest)
         d = danger(sense, i, probs) if s.danger else 0.0
-        cost = hv.value(rest, first) + s.danger * d
-        plans.append(Plan(i, deadwood_of_mask(rest), cost, d))
+        plans.append(Plan(i, dead, worth(rest, dead, first) + s.danger * d, d))
     plans.sort(key=lambda p: (p.cost, p.deadwood, p.card))
     if hv.depth >= 2 and s.width > 0:
         deep = [
-            Plan(p.card, p.deadwood, hv.two_draws(mask & ~(1 << p.card)) + s.danger * p.danger,
-                 p.danger)
+            Plan(p.card, p.deadwood,
+                 worth(mask & ~(1 << p.card), p.deadwood, 2) + s.danger * p.danger, p.danger)
             for p in plans[: s.width]
         ]
         deep.sort(key=lambda p: (p.cost, p.deadwood, p.card))
