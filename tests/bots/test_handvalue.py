@@ -151,7 +151,7 @@ def test_the_expert_discards_by_the_evaluator_when_asked_and_greedy_is_unchanged
 
 def test_with_no_draw_left_only_the_deadwood_now_and_the_danger_count() -> None:
     hand = _mask("2c 3c 4c Jd Qd Kd 7h 8h 7s 8s Tc")
-    sense = _sense(hand, _mask("6s 9s"), stock=3)  # he draws, then the hand is dead (R4.6)
+    sense = _sense(hand, _mask("6s 9s"), stock=3)  # he draws, then the hand is dead (R6.1)
     probs = sense.opp_probs()
     allowed = list(indexes_of_mask(hand))
     s = HandValueSettings()

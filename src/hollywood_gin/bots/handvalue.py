@@ -6,14 +6,16 @@ next draws: for each card the stock could bring (weighted by how likely it is st
 the stock, from the opponent model, so a card he holds or the pile has buried counts for
 nothing), the best discard after it, and so on for one or two draws; the leaves are
 scored by what the hand is worth when it stops, its deadwood less a bonus for a count I
-could knock with (R3.1) and more for gin (R3.2).  Each step the hand may end before my
+could knock with (R5.1) and more for gin (R2.5).  Each step the hand may end before my
 next draw (he knocks), with a chance that grows as his draws go on, so late in a hand
 the deadwood now is what counts and early its chances do.  The danger of the discard
 (the chance he melds it) is added as the greedy heuristic does.
 
 It is the winning idea of the EAAI-21 challenge (MARJJ's hand-strength estimator for
 discards, from own cards, known opponent cards, the pile and the stage of the hand),
-built on the fast mask solver so that a decision stays within milliseconds.
+built on the fast mask solver so that a decision stays within milliseconds.  It is off by
+default (``discard_eval=0``): on every screen it played no better than the greedy
+heuristic's discards (docs/bots.md has the figures).
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ class HandValue:
             self.h_points[POINTS[u]] += self.h[u]
         hazard = min(1.0, max(0.0, s.hazard + s.hazard_slope * sense.opp_draws))
         self.go_on = 1.0 - hazard  # the chance I draw again before the hand ends
-        # My draws left before the stock runs down to the dead hand (R4.6): he draws
+        # My draws left before the stock runs down to the dead hand (R6.1): he draws
         # first, then I do.
         mine_left = max(0, (sense.stock - dead_stock) // 2)
         self.depth = min(s.depth, mine_left) if self.draws else 0
