@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
@@ -28,10 +28,12 @@ from ..hand import HandView, Phase
 from ..i18n import N_
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
-from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
+from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
+from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings
 from .greedy import GreedySettings, Plan, knock_threshold, plan_discard
+from .handvalue import HandValueSettings, rank_discards
 from .opponent import OpponentModel
 from .search import (
     DISCARD,
@@ -45,91 +47,9 @@ from .search import (
     sample_deals,
 )
 
-__all__ = ["ExpertBot", "ExpertSettings"]
+__all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertBot", "ExpertSettings"]
 
 T = TypeVar("T")
-
-
-#: What each expert setting may be set to from a bot spec.
-EXPERT_LIMITS: dict[str, tuple[float, float]] = {
-    "samples": (1, 10_000), "min_samples": (0, 10_000), "stop_z": (0, 10), "stop_eps": (0, 100),
-    "candidates": (1, 11), "discard_samples": (0, 10_000), "draw_samples": (0, 10_000),
-    "switch_margin": (-100, 100), "cost_window": (0, 100), "pressure_base": (0, 10),
-    "pressure_slope": (0, 10), "mcmc_steps": (0, 10_000), "pressure_square": (0, 1),
-    "floor_penalty": (0, 100), "mix_pressure_slope": (0, 10), "mix_pressure_square": (0, 1),
-    "mix_steps": (0, 10_000), "danger_deals": (0, 10_000), "early": (0, 60), "slope": (0, 10),
-    "floor": (0, 10), "opp_early": (0, 60), "opp_slope": (0, 10), "opp_floor": (0, 10),
-    "opp_mix": (0, 1), "mix_early": (0, 60), "mix_slope": (0, 10), "mix_floor": (0, 10),
-    "search_draws": (0, 1), "no_knock_evidence": (0, 1), "time_cap_ms": (0, 60_000),
-    "learn": (0, 1), "slip": (0.001, 1), "chase": (0, 1), "danger": (0, 100),
-    "potential": (0, 10), "search_discards": (0, 11), "switch_z": (0, 10),
-    "wary": (-1, 100), "opp_wary": (-1, 100), "late_veto": (0, 60),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ExpertSettings:
-    """The expert's search budget and model knobs."""
-
-    samples: int = 256  # determinizations per decision searched, at most ...
-    min_samples: int = 32  # ... and at least (0: always ``samples``), stopping between
-    stop_z: float = 2.0  # once the best candidate leads each other by this many std errors
-    stop_eps: float = 0.0  # ... or they are known to within this many points of it
-    candidates: int = 1  # discards searched besides the knock (1: the heuristic's best)
-    discard_samples: int = 0  # deals at most for a choice between discards alone (0: samples)
-    draw_samples: int = 96  # deals at most for taking or refusing the upcard (0: samples):
-    # 96 played as well as 256 on 1,000 mirrored hands against greedy (+0.09 +- 0.47
-    # points a hand) and cut the slowest decisions (p99 631 to 402 ms)
-    switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
-    search_discards: int = 0  # discards searched when no knock is possible (0, 1: none)
-    switch_z: float = 0.0  # ... and a searched discard replaces the heuristic's only when it
-    # leads it by this many standard errors of their paired difference
-    late_veto: int = 8  # from this many opponent draws on, knock only within the greedy
-    # heuristic's tightened limit (0: the search alone decides); judged from the true
-    # positions, the search's knocks beyond it lost against greedy (docs/bots.md)
-    wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
-    opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
-    cost_window: float = 6.0  # only discards within this heuristic cost of the best
-    pressure_base: float = 0.0  # pull of sampled opponent hands toward melds ...
-    pressure_slope: float = 0.035  # ... growing with his draws
-    pressure_square: float = 0.0  # ... and with their square
-    mix_pressure_slope: float = 0.035  # the same for a cautious knocker, who holds on to
-    mix_pressure_square: float = 0.0  # a lower count than an eager one ever shows
-    mix_steps: int = 16  # Metropolis steps for his hands
-    floor_penalty: float = 1.5  # how hard the no-knock evidence holds (per point under it)
-    mcmc_steps: int = 16
-    early: int = 4  # my playout knock schedule: opponent draws before it tightens,
-    slope: float = 0.8  # points per draw after that,
-    floor: int = 2  # and the lowest it goes
-    opp_early: int = 0  # the opponent's, as I model him: by default he knocks at once,
-    opp_slope: float = 0.0  # the cautious assumption (and the truth of ``basic``)
-    opp_floor: int = 10
-    opp_mix: float = 0.3  # share of deals where he knocks by the schedule below instead
-    # (a hedge: against greedy 0.3 won 60.9% of matches, not 58.8%; against basic 75.7%)
-    mix_early: int = 4
-    mix_slope: float = 0.8
-    mix_floor: int = 2
-    danger: float = 6.0  # the discard heuristic's (greedy's) cost of feeding the opponent
-    potential: float = 0.2  # and its weight of the deadwood live cards could soak up
-    learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
-    # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
-    slip: float = 0.1  # the chance a knock style gives a decision it would not make
-    chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
-    danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
-    search_draws: int = 1  # 0: take or refuse the upcard by the heuristic alone
-    no_knock_evidence: int = 1  # an opponent who did not knock is held above his knock limit
-    time_cap_ms: float = 450.0  # stop sampling past this (0: never); keeps the p99 bounded
-
-    @classmethod
-    def from_overrides(
-        cls, values: dict[str, float], spec: str, base: ExpertSettings | None = None
-    ) -> ExpertSettings:
-        """These settings (or ``base``) with some fields changed by name (from a bot spec)."""
-        return settings_with(base or cls(), values, spec, EXPERT_LIMITS)
-
-
-#: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
-V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0)
 
 
 class ExpertBot(Bot):
@@ -149,11 +69,16 @@ class ExpertBot(Bot):
         self.greedy = greedy or GreedySettings(
             danger=self.settings.danger, potential=self.settings.potential
         )
+        st = self.settings
+        self.hand_value = HandValueSettings(
+            depth=st.de_depth, knock_bonus=st.de_knock, gin_bonus=st.de_gin,
+            danger=st.de_danger, hazard=st.de_hazard, hazard_slope=st.de_slope,
+            width=st.de_width, inner=st.de_inner, pile=st.de_pile,
+            reach=st.de_reach)
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         # The last search's per-deal differences from its first candidate (sums, squares, n).
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
-        st = self.settings
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
 
     def reset(self, seed: int | None = None) -> None:
@@ -201,7 +126,18 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
-            if (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
+            if not st.search_knocks:
+                # The greedy heuristic's knock rule without a search: with search_draws=0
+                # the expert is greedy but for its discards (a fast screen of them).
+                from .greedy import GreedyBot
+
+                if GreedyBot(settings=self.greedy).should_knock(view, sense,
+                                                                best_knock.deadwood):
+                    self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
+                                                        searched=False)
+                    return Knock(CARDS[best_knock.card])
+                knockable = set()
+            elif (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
                     > knock_threshold(sense, view.knock_limit, self.greedy)):
                 # Late in a hand the re-deals give him weaker hands than real ones, and
                 # the search's knocks there lose (see docs/bots.md): play on instead.
@@ -252,6 +188,9 @@ class ExpertBot(Bot):
         what the no-knock evidence and the meld pressure say of his hand as a whole, which
         the per-card odds of the plain heuristic cannot."""
         st = self.settings
+        if st.discard_eval:
+            return rank_discards(mask, allowed, sense, probs, view.knock_limit,
+                                 view.rules.dead_hand_stock, self.hand_value)
         if not st.danger_deals:
             return plan_discard(mask, allowed, sense, probs, self.greedy)
         plans = plan_discard(mask, allowed, sense, probs, replace(self.greedy, danger=0.0))
@@ -303,11 +242,6 @@ class ExpertBot(Bot):
         plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
         melds = in_some_meld(mask, x)
         lowers = plans[0].deadwood < now
-        # Translators: hint reasons (the terminal game's h key), shown after the action they
-        # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
-        if not melds and (not lowers or now - plans[0].deadwood < 4):
-            self._reason = Reason.of(N_("{card} makes no meld"), card=upcard)
-            return refuse
         if not self.settings.search_draws:
             from .greedy import GreedyBot
 
@@ -315,6 +249,11 @@ class ExpertBot(Bot):
             action = greedy.choose(view, sheet)
             self._reason = greedy.explain_last()
             return action
+        # Translators: hint reasons (the terminal game's h key), shown after the action they
+        # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
+        if not melds and (not lowers or now - plans[0].deadwood < 4):
+            self._reason = Reason.of(N_("{card} makes no meld"), card=upcard)
+            return refuse
         values = self._search(view, sheet, sense, [take, refuse], self.settings.draw_samples)
         if values[0] > values[1]:
             self._reason = Reason.of(
