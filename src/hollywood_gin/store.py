@@ -34,7 +34,6 @@ from sqlalchemy import (
     insert,
     literal,
     select,
-    text,
     update,
 )
 from sqlalchemy.dialects import postgresql as pg_dialect
@@ -140,8 +139,6 @@ SELECT array_agg(match_id) FROM ok
 _ANNOUNCE_AFTER_SQL = """
 SELECT pg_notify(CAST(%(channel)s AS text), p) FROM unnest(CAST(%(payloads)s AS text[])) AS p
 """
-#: The same in SQLAlchemy's parameter style (the store's own announcements).
-_ANNOUNCE_TEXT = "SELECT pg_notify(:channel, p) FROM unnest(CAST(:payloads AS text[])) AS p"
 #: Where a transaction of ours gathers what it announces (``Connection.info``).
 _ANNOUNCE_KEY = "hollywood_gin.announce"
 
@@ -327,6 +324,10 @@ class Store:
         NOTIFYs from a notifying transaction's commit until its flush is on the disk, so
         announced inside, every announcing commit of every process (and the writers'
         announcements of actions) would wait for this one's flush in turn."""
+        if self.announce is None or not self.postgresql:  # nothing is ever announced
+            with begin as conn:
+                yield conn
+            return
         lines: list[str] = []
         with begin as conn:
             conn.info[_ANNOUNCE_KEY] = lines
@@ -337,16 +338,11 @@ class Store:
         self._announce_now(lines)
 
     def _notify(self, conn: Connection, lines: Sequence[str]) -> None:
-        """Announce ``lines`` on :data:`CHANNEL` once this transaction has committed (see
-        :meth:`_announcing`; never before: the others read the change when they hear)."""
-        if self.announce is None or not self.postgresql or not lines:
-            return
-        pending = conn.info.get(_ANNOUNCE_KEY)
-        if pending is None:  # not in one of our transactions: announce with its commit
-            conn.execute(text(_ANNOUNCE_TEXT), {"channel": CHANNEL,
-                                                "payloads": self._payloads(lines)})
-        else:
-            pending.extend(lines)
+        """Announce ``lines`` on :data:`CHANNEL` once this transaction (one of
+        :meth:`_tx`, :meth:`_write_tx`) has committed (see :meth:`_announcing`; never
+        before: the others read the change when they hear)."""
+        if self.announce is not None and self.postgresql:
+            conn.info[_ANNOUNCE_KEY].extend(lines)
 
     def _announce_now(self, lines: Sequence[str]) -> None:
         """Announce what has committed, in a one-statement transaction that writes nothing
@@ -356,8 +352,7 @@ class Store:
             return
         try:
             with self._autocommit.connect() as conn:
-                conn.execute(text(_ANNOUNCE_TEXT), {"channel": CHANNEL,
-                                                    "payloads": self._payloads(lines)})
+                conn.exec_driver_sql(*self._announcement_of(lines))
         except Exception as exc:
             log.warning("announcing %d committed changes failed (%s): the other processes "
                         "catch up from the log", len(lines), type(exc).__name__)
@@ -380,8 +375,10 @@ class Store:
         parameters: for a writer that commits a batch without announcing it
         (``commit_statement(..., announce=False)``) and announces it right after, in a
         transaction of its own that need not wait for the disk."""
-        return _ANNOUNCE_AFTER_SQL, {
-            "channel": CHANNEL, "payloads": self._payloads([_action_line(i) for i in landed])}
+        return self._announcement_of([_action_line(i) for i in landed])
+
+    def _announcement_of(self, lines: Sequence[str]) -> tuple[str, dict[str, Any]]:
+        return _ANNOUNCE_AFTER_SQL, {"channel": CHANNEL, "payloads": self._payloads(lines)}
 
     def _db_now(self) -> ColumnElement[float]:
         """Now, by the database's clock on PostgreSQL (one clock for every machine)."""
@@ -471,7 +468,7 @@ class Store:
         sql, params = self.commit_statement(pending, now, announce=False)
         with self._autocommit.connect() as conn:
             landed = set(conn.exec_driver_sql(sql, params).scalar() or ())
-        self._announce_now([_action_line(item) for item in pending if item.match_id in landed])
+        self._announce_now([_action_line(i) for i in pending if i.match_id in landed])
         return {item.match_id for item in pending} - landed
 
     def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None,

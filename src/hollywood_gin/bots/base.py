@@ -135,6 +135,9 @@ def observe_match(bot: Observer, match: Match, seat: int, seen: int = 0) -> int:
     the middle of a match (resuming a saved game, undoing, a seed per hand) calls it
     with ``seen=0`` after ``reset``, so the bot knows the opponent as if it had played
     every hand."""
+    hands = match.hands
+    if len(hands) - (hands[-1].result is None) <= seen:
+        return seen  # no hand ended since: the usual case, at every move of a game loop
     sheet = ScoreSheet(match.rules)
     ended = 0
     for number, hand in enumerate(match.hands):

@@ -44,6 +44,7 @@ from .search import (
     Playout,
     PlayoutRules,
     meld_pressure,
+    opponent_discarded,
     sample_deals,
 )
 
@@ -369,7 +370,7 @@ class ExpertBot(Bot):
             )
         )
         above = -1
-        if st.no_knock_evidence and _opponent_discarded(view):
+        if st.no_knock_evidence and opponent_discarded(view):
             # He discarded instead of knocking: under this model of his knocking, his
             # hand now has more deadwood than he would have knocked with.
             drawn = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
@@ -520,12 +521,3 @@ _GIN_ONLY = (0, 100.0, 0)
 def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:
     """A pair indexed by seat from my value and the opponent's."""
     return (mine, theirs) if me == 0 else (theirs, mine)
-
-
-def _opponent_discarded(view: HandView) -> bool:
-    """True if the opponent's last action was a plain discard (a knock was his to make)."""
-    opp = 1 - view.player
-    for player, action in reversed(view.history):
-        if player == opp:
-            return isinstance(action, Discard)
-    return False
