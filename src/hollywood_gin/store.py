@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import secrets
+import sqlite3
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -1031,9 +1032,27 @@ def _stored(row: Any, actions: tuple[StoredAction, ...]) -> StoredMatch:
         raise StoreError(f"saved match {row.id} is damaged: {exc}") from None
 
 
+#: How long a new connection keeps asking for WAL mode while another holds the file's
+#: write lock (the connection's own busy timeout).
+_WAL_WAIT_S = 30.0
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
+    # Turning a new file to WAL needs the file to itself, and SQLite answers "database is
+    # locked" at once, without its busy timeout, when another connection holds the write
+    # lock (two programs opening one new games file together): ask again until it is free.
+    deadline = time.monotonic() + _WAL_WAIT_S
+    pause = 0.005
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
     cursor.execute("PRAGMA synchronous=FULL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()

@@ -297,6 +297,28 @@ def test_servers_starting_together_create_a_database_once(empty_db: str) -> None
     engine.dispose()
 
 
+def test_a_store_waits_for_the_write_lock_to_turn_a_new_file_to_wal(tmp_path: Path) -> None:
+    """Another program holds a new games file's write lock as a store opens it: SQLite
+    refuses the switch to WAL at once, without its busy timeout (seen as a rare "database
+    is locked" when servers start together); the store waits for the lock instead."""
+    import sqlite3
+
+    path = tmp_path / "games.db"
+    holder = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    holder.execute("BEGIN IMMEDIATE")
+    release = threading.Timer(0.3, lambda: holder.execute("COMMIT"))
+    release.start()
+    try:
+        store = Store(f"sqlite:///{path}")
+    finally:
+        release.join()
+        holder.close()
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.execute(text(f"SELECT count(*) FROM {VERSION_TABLE}")).scalar() == 1
+    store.close()
+
+
 # -- adding a migration (docs/deploy.md) ----------------------------------------------------
 
 
