@@ -637,17 +637,9 @@ class Store:
                 updated_at=time.time()))
 
     def set_meta(self, match_id: str, **changes: Any) -> None:
-        with self._tx() as conn:
-            raw = conn.execute(
-                select(matches_table.c.meta).where(matches_table.c.id == match_id)
-            ).scalar()
-            if raw is None:
-                raise StoreError(f"no saved match {match_id!r}")
-            meta = json.loads(raw)
-            meta.update(changes)
-            conn.execute(update(matches_table).where(matches_table.c.id == match_id)
-                         .values(meta=json.dumps(meta)))
-            self._notify(conn, [f"m {match_id}"])
+        """Set some fields of a match's meta, keeping what another seat or server set
+        meanwhile (the row locked as :meth:`update_meta` locks it)."""
+        self.update_meta(match_id, lambda meta: meta.update(changes))
 
     def update_meta(
         self,

@@ -91,6 +91,38 @@ def test_two_writers_racing_on_one_step_land_exactly_once(url: str) -> None:
         second.close()
 
 
+def test_meta_set_by_many_servers_at_once_keeps_every_change(url: str) -> None:
+    """Eight stores (servers) each set a field of one match's meta at the same moment,
+    ten times: a read outside the row lock lost some of them to a later write."""
+    stores = [Store(url) for _ in range(8)]
+    try:
+        pm = stores[0].new_match(rules=Rules(), seed=12, players=("a", "b"))
+        errors: list[BaseException] = []
+
+        def set_one(i: int, store: Store, r: int, start: threading.Barrier) -> None:
+            start.wait()
+            try:
+                store.set_meta(pm.id, **{f"s{i}": r})
+            except BaseException as exc:  # reported below
+                errors.append(exc)
+
+        for round_ in range(10):
+            start = threading.Barrier(len(stores))
+            threads = [threading.Thread(target=set_one, args=(i, s, round_, start))
+                       for i, s in enumerate(stores)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+            assert errors == []
+            meta = stores[0].load(pm.id).meta
+            assert {k: meta.get(k) for k in (f"s{i}" for i in range(8))} == {
+                f"s{i}": round_ for i in range(8)}
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_a_stale_action_leaves_the_rest_of_its_batch_to_commit(url: str) -> None:
     store = Store(url)
     try:
