@@ -33,6 +33,7 @@ from hollywood_gin.melds import (
     knock_discards,
     layoff_cards_of_masks,
     least_deadwood_discard_of_mask,
+    meld_gains_of_mask,
     meld_kind,
     melds_in_mask,
 )
@@ -348,6 +349,40 @@ def test_R2_4_least_deadwood_discard_equals_brute_force(
             best.index,
             bf_deadwood(hand - {best}),
         )
+
+
+@settings(max_examples=examples(300))
+@given(any_hands(0, 11), st.integers(0, (1 << 52) - 1))
+def test_R2_4_meld_gains_equal_brute_force(cards: tuple[Card, ...], others_bits: int) -> None:
+    """The greedy heuristic's look at live cards: for each card that would meld, the
+    deadwood it soaks up (brute force: the hand's least deadwood plus the card's points
+    less the least deadwood with it), lowest index first, whether or not a set becomes
+    possible; cards that meld with nothing are left out."""
+    hand = frozenset(cards)
+    mask = mask_of(cards)
+    least = bf_deadwood(hand)
+    for others in (others_bits & ~mask, ((1 << 52) - 1) & ~mask):
+        if len(hand) == 11:  # brute force on twelve cards: keep it quick
+            others &= others_bits
+        expected = [(c.index, gain) for c in cards_from_mask(others)
+                    if (gain := least + c.points - bf_deadwood(hand | {c})) > 0]
+        assert meld_gains_of_mask(mask, others) == expected
+
+
+@pytest.mark.parametrize("text,added,gain", [
+    ("7s 7h", "7d", 21),  # the third seven makes a set the runs alone never see
+    ("7s 7h 8d 9d", "7d", 24),  # ... or a run: 31 + 7 less 14 (7d 8d 9d; the set leaves 17)
+    ("7s 8s", "9s", 24),  # a run grows in its own block
+    ("Ks", "Kh", 0),  # two of a rank: nothing melds
+    ("7s 7h 7d 2c", "8s", 0),  # a rank held three times: 8s alone cannot use 7s
+    ("7s 7h 7d 9s", "8s", 3),  # ... unless a run takes it: 9 + 8 less 14 (7s 8s 9s)
+])
+def test_R2_4_meld_gain_of_an_added_card_sees_sets_and_runs(
+    text: str, added: str, gain: int
+) -> None:
+    card = parse_cards(added)[0]
+    expected = [(card.index, gain)] if gain else []
+    assert meld_gains_of_mask(mask_of(parse_cards(text)), card.bit) == expected
 
 
 def _drop_highest_unmatched(cards: tuple[Card, ...]) -> int:

@@ -35,6 +35,7 @@ from .solve import (
     deadwoods_after_discards_of_mask,
     least_deadwood_discard_of_mask,
     least_discards_of_mask,
+    meld_gains_of_mask,
     points_of_mask,
 )
 
@@ -63,6 +64,7 @@ __all__ = [
     "layoffs_from_masks",
     "least_deadwood_discard_of_mask",
     "least_discards_of_mask",
+    "meld_gains_of_mask",
     "meld_kind",
     "melds_in_mask",
     "points_of_mask",

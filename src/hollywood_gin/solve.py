@@ -13,6 +13,7 @@ __all__ = [
     "deadwoods_after_discards_of_mask",
     "least_deadwood_discard_of_mask",
     "least_discards_of_mask",
+    "meld_gains_of_mask",
     "points_of_mask",
 ]
 
@@ -79,6 +80,126 @@ def deadwood_of_mask(mask: int) -> int:
     return without if without < with_set else with_set
 
 
+#: For each 13-bit suit block, the ranks it lacks whose card would lower its runs-only
+#: deadwood by more than the card's own points, with that gain; filled as blocks are met.
+_RUN_GAINS: dict[int, tuple[tuple[int, int], ...]] = {}
+
+
+def _run_gains(block: int) -> tuple[tuple[int, int], ...]:
+    runs = _RUN_DEADWOOD
+    found = _RUN_GAINS[block] = tuple(
+        (rank, gain) for rank in range(13) if not block >> rank & 1
+        and (gain := runs[block] + _CARD_POINTS[rank] - runs[block | 1 << rank]) > 0
+    )
+    return found
+
+
+def meld_gains_of_mask(mask: int, cards: int) -> list[tuple[int, int]]:
+    """(card index, gain) for each card of ``cards`` (none of them in ``mask``) that would
+    meld with ``mask``, lowest index first: the gain is the deadwood the card would soak
+    up, ``deadwood_of_mask(mask) + its points - deadwood_of_mask(mask | card)``, and
+    cards whose gain is 0 are left out.  The greedy heuristic's measure of live cards.
+
+    A card changes only its own suit block's runs within each choice of the sets
+    ``mask`` already holds, or, if ``mask`` holds its rank twice, makes a set of that
+    rank: with no set held a table of each block's gains, with sets a few look-ups a
+    choice, instead of a solve for each card (the fourth card of a set is solved).
+    """
+    s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
+    out: list[tuple[int, int]] = []
+    twice = (s0 & (s1 | s2 | s3)) | (s1 & (s2 | s3)) | (s2 & s3)
+    ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
+    if ranks:  # sets held: within each choice of them a card changes its own block
+        runs = _RUN_DEADWOOD
+        choices = _set_choices(s0, s1, s2, s3, ranks)
+        wholes = [runs[c[0]] + runs[c[1]] + runs[c[2]] + runs[c[3]] for c in choices]
+        whole = min(wholes)
+        held = s0 | s1 | s2 | s3  # only a card sharing a rank or a suit within two melds
+        for suit, shift, block in ((0, 0, s0), (1, 13, s1), (2, 26, s2), (3, 39, s3)):
+            near = (held | block << 1 | block << 2 | block >> 1 | block >> 2) & _BLOCK
+            wanted = cards >> shift & near
+            if not wanted:
+                continue
+            # (the other blocks' deadwood, this block) of each choice
+            parts = [(w - runs[c[suit]], c[suit]) for w, c in zip(wholes, choices, strict=True)]
+            while wanted:
+                low = wanted & -wanted
+                wanted ^= low
+                rank = low.bit_length() - 1
+                if ranks >> rank & 1:  # the fourth card of a set: solve
+                    with_card = deadwood_of_mask(mask | low << shift)
+                else:
+                    with_card = 1000
+                    for others, here in parts:
+                        value = others + runs[here | low]
+                        if value < with_card:
+                            with_card = value
+                    if twice >> rank & 1:  # the third card of a rank: or a new set of it
+                        out_r = ~low
+                        for c in choices:
+                            value = (runs[c[0] & out_r] + runs[c[1] & out_r]
+                                     + runs[c[2] & out_r] + runs[c[3] & out_r])
+                            if value < with_card:
+                                with_card = value
+                gain = whole + _CARD_POINTS[rank] - with_card
+                if gain > 0:
+                    out.append((shift + rank, gain))
+        return out
+    gains = _RUN_GAINS
+    for shift, block in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        wanted = cards >> shift & _BLOCK
+        if not wanted:
+            continue
+        try:
+            table = gains[block]
+        except KeyError:
+            table = _run_gains(block)
+        for rank, gain in table:
+            if wanted >> rank & 1 and not twice >> rank & 1:
+                out.append((shift + rank, gain))
+    sets = cards & (twice | twice << 13 | twice << 26 | twice << 39)
+    if sets:  # the third card of a rank: a run in its block, or a set of the rank
+        runs = _RUN_DEADWOOD
+        blocks = (s0, s1, s2, s3)
+        whole = runs[s0] + runs[s1] + runs[s2] + runs[s3]
+        while sets:
+            low = sets & -sets
+            sets ^= low
+            suit, rank = divmod(low.bit_length() - 1, 13)
+            here = blocks[suit]
+            out_r = ~(1 << rank)
+            with_card = min(whole - runs[here] + runs[here | 1 << rank],
+                            runs[s0 & out_r] + runs[s1 & out_r] + runs[s2 & out_r]
+                            + runs[s3 & out_r])
+            gain = whole + _CARD_POINTS[rank] - with_card
+            if gain > 0:
+                out.append((suit * 13 + rank, gain))
+        out.sort()
+    return out
+
+
+def _set_choices(s0: int, s1: int, s2: int, s3: int, ranks: int
+                 ) -> list[tuple[int, int, int, int]]:
+    """The four suit blocks left for runs by each choice of sets among ``ranks`` (the
+    ranks held three or four times): each such rank a set or not, and for four of a
+    kind also each set of three keeping one suit's card for a run."""
+    choices = [(s0, s1, s2, s3)]
+    while ranks:
+        bit = ranks & -ranks
+        ranks ^= bit
+        keep = ~bit
+        four = s0 & s1 & s2 & s3 & bit
+        grown = []
+        for c0, c1, c2, c3 in choices:
+            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
+            grown.append((c0, c1, c2, c3))
+            grown.append((d0, d1, d2, d3))
+            if four:
+                grown += [(c0, d1, d2, d3), (d0, c1, d2, d3), (d0, d1, c2, d3), (d0, d1, d2, c3)]
+        choices = grown
+    return choices
+
+
 #: For each 13-bit suit block, each card of it (its rank, 0 for an ace) with the runs-only
 #: deadwood of the block without it; filled as blocks are met.
 _DROPS: dict[int, tuple[tuple[int, int], ...]] = {0: ()}
@@ -118,21 +239,7 @@ def deadwoods_after_discards_of_mask(mask: int) -> list[int]:
                 for rank, left in cards:
                     out[shift + rank] = others + left
         return out
-    choices = [(s0, s1, s2, s3)]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        four = s0 & s1 & s2 & s3 & bit
-        grown = []
-        for c0, c1, c2, c3 in choices:
-            d0, d1, d2, d3 = c0 & keep, c1 & keep, c2 & keep, c3 & keep
-            grown.append((c0, c1, c2, c3))
-            grown.append((d0, d1, d2, d3))
-            if four:
-                grown += [(c0, d1, d2, d3), (d0, c1, d2, d3), (d0, d1, c2, d3), (d0, d1, d2, c3)]
-        choices = grown
-    for blocks in choices:
+    for blocks in _set_choices(s0, s1, s2, s3, ranks):
         whole = runs[blocks[0]] + runs[blocks[1]] + runs[blocks[2]] + runs[blocks[3]]
         for k in range(4):
             block = blocks[k]
@@ -191,20 +298,7 @@ def least_discards_of_mask(mask: int, candidates: int) -> tuple[int, int]:
     table = _LEAST_DROP
     s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
-    choices = [(s0, s1, s2, s3)]
-    while ranks:
-        bit = ranks & -ranks
-        ranks ^= bit
-        keep = ~bit
-        four = s0 & s1 & s2 & s3 & bit
-        grown = []
-        for b0, b1, b2, b3 in choices:
-            d0, d1, d2, d3 = b0 & keep, b1 & keep, b2 & keep, b3 & keep
-            grown.append((b0, b1, b2, b3))
-            grown.append((d0, d1, d2, d3))
-            if four:
-                grown += [(b0, d1, d2, d3), (d0, b1, d2, d3), (d0, d1, b2, d3), (d0, d1, d2, b3)]
-        choices = grown
+    choices = _set_choices(s0, s1, s2, s3, ranks) if ranks else [(s0, s1, s2, s3)]
     c0, c1, c2, c3 = (candidates & _BLOCK, candidates >> 13 & _BLOCK, candidates >> 26 & _BLOCK,
                       candidates >> 39)
     best, at = 1000, 0

@@ -16,10 +16,10 @@ from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, Take
 from ..cards import CARDS, indexes_of_mask
 from ..hand import HandView, Phase
 from ..i18n import N_, N_plural
-from ..melds import deadwood_of_mask
+from ..melds import deadwood_of_mask, meld_gains_of_mask
 from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
-from .cardsense import POINTS, RELATED, CardSense, danger, read_view
+from .cardsense import CardSense, danger, read_view
 
 __all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
 
@@ -61,20 +61,11 @@ class Plan:
     danger: float
 
 
-def _potential(rest: int, dead: int, live: int, p_live: list[float]) -> float:
-    """Deadwood that the live cards related to the hand could soak up, weighted by chance."""
+def _potential(rest: int, live: int, p_live: list[float]) -> float:
+    """Deadwood that the live cards could soak up, weighted by their chance to be live."""
     total = 0.0
-    near = 0
-    for i in indexes_of_mask(rest):
-        near |= RELATED[i]
-    near &= live
-    while near:
-        low = near & -near
-        u = low.bit_length() - 1
-        near ^= low
-        gain = dead + POINTS[u] - deadwood_of_mask(rest | low)
-        if gain > 0:
-            total += p_live[u] * gain
+    for u, gain in meld_gains_of_mask(rest, live):
+        total += p_live[u] * gain
     return total
 
 
@@ -94,7 +85,7 @@ def plan_discard(
     for i in allowed:
         rest = mask & ~(1 << i)
         dead = deadwood_of_mask(rest)
-        pot = _potential(rest, dead, live, p_live) if scale else 0.0
+        pot = _potential(rest, live, p_live) if scale else 0.0
         d = danger(sense, i, probs) if s.danger else 0.0
         cost = dead - scale * pot + s.danger * d
         plans.append(Plan(i, dead, cost, d))
@@ -148,7 +139,7 @@ class GreedyBot(Bot):
         # now less the average worth of one draw (its share of the potential).
         live = sense.unseen & ~sense.opp_known
         p_live = [1.0 - p for p in probs]
-        pot = _potential(mask, now, live, p_live)
+        pot = _potential(mask, live, p_live)
         stock = max(1.0, float(sense.stock))
         scale = s.potential * max(1.0, min(sense.stock / 2.0, 10.0)) / stock
         blind = now - scale * pot - pot / stock
