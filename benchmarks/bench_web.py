@@ -18,7 +18,7 @@ processes and PostgreSQL used in the measured window.
 ``--units`` starts N servers of one process each, in sessions of their own (as systemd
 runs each ``hollywood-gin@PORT`` unit), instead of one ``serve --workers N``; each seat
 then goes to one of them at random, or with ``--route table`` both seats of a table to
-the one its id picks (the proxies' optional routing by table).
+the one its id picks (as the proxies route by default).
 
 ``--capacity`` searches, for each process count of ``--processes 1,2,4``, the most
 tables whose p99 stays under ``--p99`` ms with no error and no lost action (a ladder,
@@ -169,7 +169,7 @@ async def play_table(bases: list[str], table: dict[str, Any], stop: asyncio.Even
                      think: float, run: Run, route: str = "seat") -> None:
     """Both seats of a table (each on one of ``bases``, chosen at random: the servers of
     ``--units``; with ``route="table"`` both on the one its id picks, as the proxies'
-    optional routing by table does), played until ``stop``."""
+    routing by table does), played until ``stop``."""
     rng = random.Random(table["table"])
     await asyncio.sleep(rng.uniform(0, max(think, 0.1) * 2))  # no thundering start
     seats = []
@@ -597,8 +597,8 @@ def main() -> None:
                              "systemd units), instead of one serve --workers N")
     parser.add_argument("--route", choices=("seat", "table"), default="seat",
                         help="with --units, each seat to a server at random (seat), or both "
-                             "seats of a table to the one its id picks (table: the proxies' "
-                             "optional routing by table)")
+                             "seats of a table to the one its id picks (table: as the "
+                             "proxies route by default)")
     parser.add_argument("--nice", type=int, default=0,
                         help="priority of the generator, the servers and their PostgreSQL "
                              "backends (negative needs root): for a machine others load")
