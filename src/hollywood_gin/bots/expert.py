@@ -62,7 +62,7 @@ class ExpertBot(Bot):
             danger=st.de_danger, hazard=st.de_hazard, hazard_slope=st.de_slope,
             width=st.de_width, inner=st.de_inner, pile=st.de_pile,
             reach=st.de_reach)
-        self._delegate = GreedyBot(settings=self.greedy)  # plays for me where I do not search
+        self._delegate = GreedyBot(settings=self.greedy)  # see _greedy_bot
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         # The last search's per-deal differences from its first candidate (sums, squares, n).
@@ -76,6 +76,13 @@ class ExpertBot(Bot):
     def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
         if self.settings.learn and view.phase is Phase.OVER:
             self.opponent.observe(view)
+
+    def _greedy_bot(self) -> GreedyBot:
+        """The greedy player on my heuristic's settings (``self.greedy``, which may change
+        between decisions), for the choices I do not search."""
+        if self._delegate.settings is not self.greedy:
+            self._delegate = GreedyBot(settings=self.greedy)
+        return self._delegate
 
     def cautious_share(self) -> float:
         """The share of deals on which the opponent is played as a cautious knocker."""
@@ -92,8 +99,9 @@ class ExpertBot(Bot):
             self._reason = Reason.of(ONLY_LEGAL)
             return forced
         if view.phase is not Phase.DISCARD and not self.settings.search_draws:
-            action = self._delegate.choose(view, sheet)
-            self._reason = self._delegate.explain_last()
+            greedy = self._greedy_bot()
+            action = greedy.choose(view, sheet)
+            self._reason = greedy.explain_last()
             return action
         sense = read_view(view)
         probs = sense.opp_probs()
@@ -121,7 +129,7 @@ class ExpertBot(Bot):
             if not st.search_knocks:
                 # The greedy heuristic's knock rule without a search: with search_draws=0
                 # the expert is greedy but for its discards (a fast screen of them).
-                if self._delegate.should_knock(view, sense, best_knock.deadwood):
+                if self._greedy_bot().should_knock(view, sense, best_knock.deadwood):
                     self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
                                                         searched=False)
                     return Knock(CARDS[best_knock.card])
