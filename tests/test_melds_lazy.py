@@ -6,7 +6,10 @@
   read) against the same values made field by field: equal, hashed, shown, pickled,
   copied and frozen alike;
 - ten or eleven cards read by adding their bits, with repeated cards;
-- the lay-off search that leaves out melds the defender cannot touch.
+- the lay-off search that leaves out melds the defender cannot touch;
+- the copies kept for speed against their source: ``arrangement_of_mask`` against
+  ``arranged_of_mask``, and what a meld exposes (R8.1's tie-break and the lay-off search
+  read one table) against R8.1's text.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 
+from hollywood_gin.arrange import _exposure, _set_exposure, arranged_of_mask
 from hollywood_gin.cards import Card, cards_from_mask, mask_of, parse_cards
 from hollywood_gin.melds import (
     Arrangement,
@@ -27,7 +31,11 @@ from hollywood_gin.melds import (
     arrangements_of_mask,
     best_melds,
     deadwood,
+    deadwood_of_mask,
     defender_layout_of_masks,
+    defender_layout_of_touched,
+    melds_in_mask,
+    touched_melds_of_masks,
 )
 from hollywood_gin.scoring import HandScore, score_hand
 from strategies import any_hands, dense_hands, examples, knock_deals
@@ -63,6 +71,11 @@ def check_arrangement(cards: tuple[Card, ...]) -> None:
     chosen = arrangement_of_mask(mask)
     assert chosen == r81_choice(mask)
     assert list(chosen) == sorted(chosen, key=lambda m: m & -m)  # lowest cards in order
+    # the copies kept for speed agree with their source
+    melds, dead = arranged_of_mask(mask)
+    assert (chosen, dead) == (melds, deadwood_of_mask(mask))
+    laid_out = best_melds(cards)
+    assert (laid_out._masks, laid_out.deadwood) == (melds, dead)
 
 
 @settings(max_examples=examples(400))
@@ -86,6 +99,21 @@ def test_R8_1_fast_arrangement_on_hands_full_of_sets(cards: tuple[Card, ...]) ->
 ])
 def test_R8_1_fast_arrangement_on_ties_of_sets_and_runs(text: str) -> None:
     check_arrangement(parse_cards(text))
+
+
+def test_R8_1_every_melds_exposure_is_the_rule_texts() -> None:
+    """Each legal meld alone, beside a hand holding some of its neighbours, and the sets of
+    three together: one table of what a meld exposes serves R8.1 and the lay-offs."""
+    every = melds_in_mask((1 << 52) - 1)
+    hands = [0, mask_of(parse_cards("Ah 2s 4s 5d Kc Qh 9s 9h 9d Tc")), (1 << 52) - 1 - every[0]]
+    for meld in every:
+        for hand in hands:
+            assert _exposure((meld,), hand) == exposed((meld,), hand)
+    sets = tuple(m for m in every if m.bit_count() == 3 and len(
+        {c.rank for c in cards_from_mask(m)}) == 1)
+    for hand in hands:
+        assert _set_exposure(sets, hand).bit_count() == exposed(sets, hand)
+        assert _exposure(sets[::7], hand) == exposed(sets[::7], hand)
 
 
 # -- results made from masks ----------------------------------------------------------
@@ -232,4 +260,7 @@ def test_R5_3_layout_leaves_out_only_melds_the_defender_cannot_touch(
 ) -> None:
     k, d = mask_of(deal[0]), mask_of(deal[1])
     for melds in arrangements_of_mask(k):
-        assert defender_layout_of_masks(melds, k, d) == full_layout(melds, k, d)
+        full = full_layout(melds, k, d)
+        assert defender_layout_of_masks(melds, k, d) == full
+        # scoring asks which melds he touches first, then lays off onto those alone
+        assert defender_layout_of_touched(touched_melds_of_masks(melds, k, d), k, d) == full

@@ -331,14 +331,13 @@ def test_play_choice_is_the_experts_playout() -> None:
     expert = ExpertBot(seed=1)
     sense = read_view(view)
     st = expert.settings
-    models = [expert._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor),
-              expert._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor)]
+    models = [expert._model(view, sense, theirs) for theirs, _, _ in expert._styles(sense)]
     for k, (m, deal) in enumerate(sampler.deals):
         assert models[m][1] == sampler.models[m][1]
         for c, action in enumerate(view.legal_actions):
             if isinstance(action, Knock | Discard):
                 got = play_choice(view, sense, sampler.models[m][0], deal, action)
-                want = expert._play(view, sense, models[m][0], deal, action)
+                want = play_choice(view, sense, models[m][0], deal, action)
                 assert got == want
                 sign = 0 if got[0] is None else (1 if got[0] == 0 else -1)
                 assert sampler.points[c][k] == sign * got[1]

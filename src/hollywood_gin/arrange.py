@@ -24,20 +24,36 @@ __all__ = [
 ]
 
 
+#: For each meld met: (a run's neighbours in its suit, a set of three's fourth card).
+_NEAR: dict[int, tuple[int, int]] = {}
+
+
+def _near(meld: int) -> tuple[int, int]:
+    """The cards next to a meld, kept in :data:`_NEAR`: a run's neighbours in its suit and
+    a set of three's fourth card, where a lay-off (R5.3) could start.  The one source of
+    what a meld exposes, for R8.1's tie-break here and the lay-off search of
+    :mod:`.melds`."""
+    low = meld & -meld
+    i = low.bit_length() - 1
+    top = meld.bit_length() - 1
+    if i % 13 == top % 13:  # a set (R2.1)
+        found = (0, _RANK_MASK[i % 13] & ~meld if meld.bit_count() == 3 else 0)
+    else:
+        found = ((low >> 1 if i % 13 else 0) | (2 << top if top % 13 < 12 else 0), 0)
+    _NEAR[meld] = found
+    return found
+
+
 def _exposure(melds: tuple[int, ...], hand: int) -> int:
     """How many cards outside the hand could be laid off directly on these melds (R8.1)."""
     exposed = 0
+    near = _NEAR
     for meld in melds:
-        low = (meld & -meld).bit_length() - 1
-        high = meld.bit_length() - 1
-        if low % 13 == high % 13:  # a set
-            if meld.bit_count() == 3:
-                exposed |= _RANK_MASK[low % 13] & ~meld
-        else:
-            if low % 13 > 0:
-                exposed |= 1 << (low - 1)
-            if high % 13 < 12:
-                exposed |= 1 << (high + 1)
+        try:
+            beside, fourth = near[meld]
+        except KeyError:
+            beside, fourth = _near(meld)
+        exposed |= beside | fourth
     return (exposed & ~hand).bit_count()
 
 
@@ -141,7 +157,11 @@ def arrangements_of_mask(mask: int) -> Iterator[tuple[int, ...]]:
 
 def arrangement_of_mask(mask: int) -> tuple[int, ...]:
     """The arrangement a knocker shows by default (R8.1): least deadwood, then fewest cards
-    exposed to lay-offs, then fewest melds, then the first in canonical order."""
+    exposed to lay-offs, then fewest melds, then the first in canonical order.
+
+    :func:`arranged_of_mask` without the deadwood, written out again for the playouts
+    (calling it and dropping the deadwood cost a tenth more a call); it is the source of
+    truth, and tests/test_melds_lazy.py holds the two equal."""
     s0, s1, s2, s3 = mask & _BLOCK, mask >> 13 & _BLOCK, mask >> 26 & _BLOCK, mask >> 39
     ranks = (s0 & s1 & (s2 | s3)) | (s2 & s3 & (s0 | s1))
     if ranks or mask >> 52:
@@ -237,9 +257,12 @@ def _low(meld: int) -> int:
 def _set_exposure(sets: tuple[int, ...], mask: int) -> int:
     """The cards the sets of three expose (their rank's fourth card, not in ``mask``)."""
     exposed = 0
+    near = _NEAR
     for meld in sets:
-        if meld.bit_count() == 3:
-            exposed |= _RANK_MASK[((meld & -meld).bit_length() - 1) % 13] & ~meld
+        try:
+            exposed |= near[meld][1]
+        except KeyError:
+            exposed |= _near(meld)[1]
     return exposed & ~mask
 
 

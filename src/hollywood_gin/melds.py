@@ -15,6 +15,8 @@ from typing import Any
 
 from .arrange import (
     _BEST_RUNS,
+    _NEAR,
+    _near,
     _with_one_set,
     arrangement_of_mask,
     arrangement_with_sets,
@@ -56,6 +58,7 @@ __all__ = [
     "deadwood_of_mask",
     "deadwoods_after_discards_of_mask",
     "defender_layout_of_masks",
+    "defender_layout_of_touched",
     "discard_choices",
     "gin_discards",
     "is_meld",
@@ -258,19 +261,28 @@ def _meld_cards(meld: int) -> tuple[Card, ...]:
         return found
 
 
-def _arrangement_melds(arrangement: Any) -> tuple[tuple[Card, ...], ...]:
+def _melds_cards(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each meld mask, as results show them (an arrangement's, a score's)."""
     cards = _MELD_CARDS
     try:
-        return tuple([cards[m] for m in arrangement._masks])
+        return tuple([cards[m] for m in masks])
     except KeyError:
-        return tuple([_meld_cards(m) for m in arrangement._masks])
+        return tuple([_meld_cards(m) for m in masks])
+
+
+def _unmatched_cards(hand: int, masks: tuple[int, ...]) -> tuple[Card, ...]:
+    """The cards of ``hand`` in none of the melds ``masks``."""
+    for meld in masks:
+        hand &= ~meld
+    return cards_from_mask(hand)
+
+
+def _arrangement_melds(arrangement: Any) -> tuple[tuple[Card, ...], ...]:
+    return _melds_cards(arrangement._masks)
 
 
 def _arrangement_unmatched(arrangement: Any) -> tuple[Card, ...]:
-    rest = arrangement._hand
-    for meld in arrangement._masks:
-        rest &= ~meld
-    return cards_from_mask(rest)
+    return _unmatched_cards(arrangement._hand, arrangement._masks)
 
 
 made_when_read(Arrangement, "melds", _arrangement_melds)
@@ -284,7 +296,10 @@ def best_melds(cards: Iterable[Card]) -> Arrangement:
 
     Written out like :func:`deadwood` (the bits of ten cards read without a loop, a hand
     with no rank held three times answered from per-suit tables); the card tuples of the
-    answer are made when first read.
+    answer are made when first read.  The solve is a copy of
+    :func:`~.arrange.arranged_of_mask`, the source of truth: calling it costs a tenth more a
+    call (bench_ab's best_melds x0.87 to x0.94), and tests/test_melds_lazy.py holds the two
+    equal.
     """
     try:
         n = len(cards)  # type: ignore[arg-type]
@@ -423,22 +438,6 @@ def layoff_cards_of_masks(knocker_melds: tuple[int, ...], defender: int) -> int:
     return out
 
 
-#: For each meld met: (a run's neighbours in its suit, a set of three's fourth card).
-_NEAR: dict[int, tuple[int, int]] = {}
-
-
-def _near(meld: int) -> tuple[int, int]:
-    low = meld & -meld
-    i = low.bit_length() - 1
-    top = meld.bit_length() - 1
-    if i % 13 == top % 13:  # a set (R2.1)
-        found = (0, _RANK_MASK[i % 13] & ~meld if meld.bit_count() == 3 else 0)
-    else:
-        found = ((low >> 1 if i % 13 else 0) | (2 << top if top % 13 < 12 else 0), 0)
-    _NEAR[meld] = found
-    return found
-
-
 def touched_melds_of_masks(knocker_melds: tuple[int, ...], knocker: int, defender: int
                            ) -> tuple[int, ...]:
     """The knocker's melds the defender could lay off onto: every lay-off (R5.3) starts
@@ -466,7 +465,15 @@ def defender_layout_of_masks(
     melds (so chained lay-offs stay together on one run, as in R5.9).  The melds he
     cannot touch are left out of the search at once.
     """
-    knocker_melds = touched_melds_of_masks(knocker_melds, knocker, defender)
+    return defender_layout_of_touched(touched_melds_of_masks(knocker_melds, knocker, defender),
+                                      knocker, defender)
+
+
+def defender_layout_of_touched(
+    knocker_melds: tuple[int, ...], knocker: int, defender: int
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """:func:`defender_layout_of_masks` once the melds he could touch are known (those
+    :func:`touched_melds_of_masks` gave): a caller that asked need not ask again."""
     if not knocker_melds:
         return deadwood_of_mask(defender), ()
     options = [_layoff_ways(meld, defender, knocker) for meld in knocker_melds]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from .arrange import arranged_of_mask
 from .cards import Card, cards_from_mask
@@ -13,12 +13,13 @@ from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
 from .melds import (
     Layoff,
-    _meld_cards,
+    _melds_cards,
+    _unmatched_cards,
     arrangement_of_mask,
     cards_mask,
     checked_melds_of_mask,
     deadwood_of_mask,
-    defender_layout_of_masks,
+    defender_layout_of_touched,
     layoffs_from_masks,
     points_of_mask,
     touched_melds_of_masks,
@@ -71,23 +72,15 @@ class HandScore:
         return tuple(lay.card for lay in self.layoffs)
 
 
-def _melds_of(masks: tuple[int, ...]) -> tuple[tuple[Card, ...], ...]:
-    return tuple([_meld_cards(m) for m in masks])
-
-
-def _defender_unmatched(score: Any) -> tuple[Card, ...]:
-    rest = score._mask_defender
-    for meld in score._mask_defender_melds:
-        rest &= ~meld
-    return cards_from_mask(rest)
-
-
 made_when_read(HandScore, "layoffs", lambda score: layoffs_from_masks(score._mask_pairs))
-made_when_read(HandScore, "knocker_melds", lambda score: _melds_of(score._mask_knocker_melds))
+made_when_read(HandScore, "knocker_melds",
+               lambda score: _melds_cards(score._mask_knocker_melds))
 made_when_read(HandScore, "knocker_unmatched",
                lambda score: cards_from_mask(score._mask_knocker_unmatched))
-made_when_read(HandScore, "defender_melds", lambda score: _melds_of(score._mask_defender_melds))
-made_when_read(HandScore, "defender_unmatched", _defender_unmatched)
+made_when_read(HandScore, "defender_melds",
+               lambda score: _melds_cards(score._mask_defender_melds))
+made_when_read(HandScore, "defender_unmatched",
+               lambda score: _unmatched_cards(score._mask_defender, score._mask_defender_melds))
 _make_score = frozen_maker(HandScore, *HandScore.__slots__)
 
 
@@ -172,8 +165,9 @@ def score_hand_masks(
             points = rules.gin_bonus + d_dead
         winner: Literal["knocker", "defender"] = "knocker"
     else:
-        if touched_melds_of_masks(knocker_melds, knocker, defender):
-            d_dead, pairs = defender_layout_of_masks(knocker_melds, knocker, defender)
+        touched = touched_melds_of_masks(knocker_melds, knocker, defender)
+        if touched:
+            d_dead, pairs = defender_layout_of_touched(touched, knocker, defender)
             for way, _onto in pairs:
                 defender &= ~way
             d_melds = arrangement_of_mask(defender)

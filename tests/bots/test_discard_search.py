@@ -12,6 +12,7 @@ from __future__ import annotations
 from hollywood_gin.actions import Discard, DrawStock, Pass, TakeDiscard, TakeUpcard
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.expert import ExpertBot
+from hollywood_gin.bots.opponent import EAGER
 from hollywood_gin.bots.search import Playout, PlayoutRules
 from hollywood_gin.cards import CARDS, mask_of, parse_cards
 from hollywood_gin.hand import Hand, HandView
@@ -66,7 +67,7 @@ def test_a_noisy_lead_does_not_move_the_discard() -> None:
 
 def _rules(wary: float) -> PlayoutRules:
     return PlayoutRules(limit=10, discard_taken=False, dead_stock=2, gin_bonus=25,
-                        undercut_bonus=25, early=(0, 0), slope=(0.0, 0.0), floor=(10, 10),
+                        undercut_bonus=25, knock=(EAGER, EAGER),
                         wary=(wary, wary))
 
 

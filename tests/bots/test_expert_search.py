@@ -106,13 +106,14 @@ def test_two_plans_after_the_same_action_need_not_be_told_apart() -> None:
 def test_a_gin_chase_playout_knocks_only_with_gin() -> None:
     from hollywood_gin.bots.cardsense import read_view
     from hollywood_gin.bots.expert import _GIN_ONLY
+    from hollywood_gin.bots.opponent import EAGER
 
     bot = make_bot("expert:chase=1", seed=1)
     assert isinstance(bot, ExpertBot)
     view = Hand.deal(rules=Rules.preset("eaai"), dealer=1, seed=4).view(0)
     sense = read_view(view)
-    chaser, _ = bot._model(view, sense, 0, 0.0, 10, mine=_GIN_ONLY)
-    usual, _ = bot._model(view, sense, 0, 0.0, 10)
+    chaser, _ = bot._model(view, sense, EAGER, mine=_GIN_ONLY)
+    usual, _ = bot._model(view, sense, EAGER)
     for draws in range(1, 15):
         assert chaser.knock_limit_for(0, draws) == 0
         assert chaser.knock_limit_for(1, draws) == usual.knock_limit_for(1, draws) == 10

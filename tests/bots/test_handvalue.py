@@ -178,3 +178,17 @@ def test_the_expert_without_its_searches_plays_as_greedy_does() -> None:
             if seat == 0:
                 assert action == greedy.choose(view)
             hand.apply(action, seat)
+
+
+def test_the_experts_greedy_stand_in_follows_its_heuristic_settings() -> None:
+    """The greedy player the expert hands its unsearched choices to is built once, and
+    again whenever the expert's heuristic settings are replaced."""
+    from hollywood_gin.bots.expert import ExpertBot
+    from hollywood_gin.bots.greedy import GreedySettings
+
+    bot = make_bot("expert:search_draws=0,search_knocks=0", seed=1)
+    assert isinstance(bot, ExpertBot)
+    first = bot._greedy_bot()
+    assert first.settings is bot.greedy and bot._greedy_bot() is first
+    bot.greedy = GreedySettings(take_margin=-20.0)
+    assert bot._greedy_bot().settings is bot.greedy

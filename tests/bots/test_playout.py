@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from hollywood_gin.bots.opponent import KnockStyle
 from hollywood_gin.bots.search import OFFER, Playout, PlayoutRules
 from hollywood_gin.cards import cards_from_mask
 from hollywood_gin.melds import deadwood, melds_in_mask
@@ -47,8 +48,9 @@ def _reference(
         return _best_discard(hands[p] | 1 << card, forbidden)[1] < _dead(hands[p])
 
     def limit(p: int) -> float:
-        late = max(0, draws[1 - p] - r.early[p])
-        return max(min(float(r.floor[p]), float(r.limit)), r.limit - r.slope[p] * late)
+        style = r.knock[p]
+        late = max(0, draws[1 - p] - style.early)
+        return max(min(float(style.floor), float(r.limit)), r.limit - style.slope * late)
 
     def turn(p: int, taken: int) -> tuple[int | None, int] | None:
         card, dead = _best_discard(hands[p], -1 if r.discard_taken else taken)
@@ -109,9 +111,7 @@ def test_R4_R5_playout_ends_every_deal_as_the_reference_does(preset: str) -> Non
             dead_stock=rules.dead_hand_stock,
             gin_bonus=rules.gin_bonus,
             undercut_bonus=rules.undercut_bonus,
-            early=(n % 5, 3),
-            slope=(0.0 if n % 3 == 0 else 1.0, 0.5),
-            floor=(n % 4, 2),
+            knock=(KnockStyle(n % 5, 0.0 if n % 3 == 0 else 1.0, n % 4), KnockStyle(3, 0.5, 2)),
         )
         deck = list(range(52))
         rng.shuffle(deck)

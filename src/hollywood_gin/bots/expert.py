@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import replace
-from typing import TypeVar
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import CARDS, indexes_of_mask
@@ -32,25 +31,12 @@ from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
 from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings
-from .greedy import GreedySettings, Plan, knock_threshold, plan_discard
+from .greedy import GreedyBot, GreedySettings, Plan, knock_threshold, plan_discard
 from .handvalue import HandValueSettings, rank_discards
-from .opponent import OpponentModel
-from .search import (
-    DISCARD,
-    DRAW,
-    OFFER,
-    Deal,
-    MemoPlayout,
-    Playout,
-    PlayoutRules,
-    meld_pressure,
-    opponent_discarded,
-    sample_deals,
-)
+from .opponent import KnockStyle, OpponentModel
+from .search import Deal, Playout, continuation_playout, meld_pressure, play_choice, sample_deals
 
 __all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertBot", "ExpertSettings"]
-
-T = TypeVar("T")
 
 
 class ExpertBot(Bot):
@@ -76,6 +62,7 @@ class ExpertBot(Bot):
             danger=st.de_danger, hazard=st.de_hazard, hazard_slope=st.de_slope,
             width=st.de_width, inner=st.de_inner, pile=st.de_pile,
             reach=st.de_reach)
+        self._delegate = GreedyBot(settings=self.greedy)  # see _greedy_bot
         self._reason = Reason.of(ONLY_LEGAL)
         self.searched_deals = 0  # deals the last decision was searched on (0: not searched)
         # The last search's per-deal differences from its first candidate (sums, squares, n).
@@ -89,6 +76,13 @@ class ExpertBot(Bot):
     def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
         if self.settings.learn and view.phase is Phase.OVER:
             self.opponent.observe(view)
+
+    def _greedy_bot(self) -> GreedyBot:
+        """The greedy player on my heuristic's settings (``self.greedy``, which may change
+        between decisions), for the choices I do not search."""
+        if self._delegate.settings is not self.greedy:
+            self._delegate = GreedyBot(settings=self.greedy)
+        return self._delegate
 
     def cautious_share(self) -> float:
         """The share of deals on which the opponent is played as a cautious knocker."""
@@ -104,6 +98,11 @@ class ExpertBot(Bot):
         if forced is not None:
             self._reason = Reason.of(ONLY_LEGAL)
             return forced
+        if view.phase is not Phase.DISCARD and not self.settings.search_draws:
+            greedy = self._greedy_bot()
+            action = greedy.choose(view, sheet)
+            self._reason = greedy.explain_last()
+            return action
         sense = read_view(view)
         probs = sense.opp_probs()
         if view.phase is Phase.DISCARD:
@@ -130,10 +129,7 @@ class ExpertBot(Bot):
             if not st.search_knocks:
                 # The greedy heuristic's knock rule without a search: with search_draws=0
                 # the expert is greedy but for its discards (a fast screen of them).
-                from .greedy import GreedyBot
-
-                if GreedyBot(settings=self.greedy).should_knock(view, sense,
-                                                                best_knock.deadwood):
+                if self._greedy_bot().should_knock(view, sense, best_knock.deadwood):
                     self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
                                                         searched=False)
                     return Knock(CARDS[best_knock.card])
@@ -213,15 +209,10 @@ class ExpertBot(Bot):
         st = self.settings
         mixed = round(count * self.cautious_share())
         deals: list[Deal] = []
-        for share, (early, slope, floor), (p_slope, p_square, steps) in (
-            (count - mixed, (st.opp_early, st.opp_slope, st.opp_floor),
-             (st.pressure_slope, st.pressure_square, st.mcmc_steps)),
-            (mixed, (st.mix_early, st.mix_slope, st.mix_floor),
-             (st.mix_pressure_slope, st.mix_pressure_square, st.mix_steps)),
-        ):
+        for share, (theirs, pressure, steps) in zip((count - mixed, mixed), self._styles(sense),
+                                                    strict=True):
             if share:
-                _, above = self._model(view, sense, early, slope, floor)
-                pressure = meld_pressure(sense.opp_draws, st.pressure_base, p_slope, p_square)
+                _, above = self._model(view, sense, theirs)
                 deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
                                       steps=steps, floor=above, floor_penalty=st.floor_penalty)
         return deals
@@ -243,13 +234,6 @@ class ExpertBot(Bot):
         plans = plan_discard(with_x, allowed, sense, probs, self.greedy)
         melds = in_some_meld(mask, x)
         lowers = plans[0].deadwood < now
-        if not self.settings.search_draws:
-            from .greedy import GreedyBot
-
-            greedy = GreedyBot(settings=self.greedy)
-            action = greedy.choose(view, sheet)
-            self._reason = greedy.explain_last()
-            return action
         # Translators: hint reasons (the terminal game's h key), shown after the action they
         # explain; {card} is the upcard (like 7♥), {gain} a number of points like +2.5.
         if not melds and (not lowers or now - plans[0].deadwood < 4):
@@ -282,22 +266,16 @@ class ExpertBot(Bot):
         st = self.settings
         samples = min(budget, st.samples) if budget else st.samples
         chase = chasing or [False] * len(candidates)
-        models = [self._model(view, sense, st.opp_early, st.opp_slope, st.opp_floor)]
+        styles = self._styles(sense)
+        models = [self._model(view, sense, styles[0][0])]
         mix = self.cautious_share()
         if mix > 0:
-            models.append(self._model(view, sense, st.mix_early, st.mix_slope, st.mix_floor))
+            models.append(self._model(view, sense, styles[1][0]))
         chasers = [
-            self._model(view, sense, e, sl, f, mine=_GIN_ONLY)[0]
-            for e, sl, f in ((st.opp_early, st.opp_slope, st.opp_floor),
-                             (st.mix_early, st.mix_slope, st.mix_floor))[: len(models)]
+            self._model(view, sense, theirs, mine=_GIN_ONLY)[0]
+            for theirs, _, _ in styles[: len(models)]
         ] if any(chase) else []
         value = SheetValue(sheet, view.player)
-        pressures = (
-            (meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
-                           st.pressure_square), st.mcmc_steps),
-            (meld_pressure(sense.opp_draws, st.pressure_base, st.mix_pressure_slope,
-                           st.mix_pressure_square), st.mix_steps),
-        )
         rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
@@ -314,13 +292,13 @@ class ExpertBot(Bot):
                 if not count:
                     continue
                 playout, floor = models[m]
-                pressure, steps = pressures[m]
+                _, pressure, steps = styles[m]
                 deals = sample_deals(view, sense, rng, count, pressure=pressure,
                                      steps=steps, floor=floor, floor_penalty=st.floor_penalty)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):
-                        winner, points = self._play(
+                        winner, points = play_choice(
                             view, sense, chasers[m] if chase[c] else playout, deal, action
                         )
                         v = value.value(winner, points)
@@ -341,85 +319,30 @@ class ExpertBot(Bot):
         self._diffs = (diff_sums, diff_squares, max(1, n))
         return [t / max(1, n) for t in totals]
 
-    def _model(
-        self,
-        view: HandView,
-        sense: CardSense,
-        early: int,
-        slope: float,
-        floor: int,
-        mine: tuple[int, float, int] | None = None,
-    ) -> tuple[Playout, int]:
-        """A playout with the opponent knocking by this schedule (and I by ``mine``, by
-        default my settings' schedule), and the deadwood his hand must exceed now if he
-        could have knocked and did not."""
+    def _styles(self, sense: CardSense) -> tuple[tuple[KnockStyle, float, int], ...]:
+        """The opponent's knock styles the search deals him hands for: first how he knocks
+        on most deals (``opp_*``), then on the cautious share (``mix_*``), each with the
+        meld pressure and the Metropolis steps of his sampled hands."""
         st = self.settings
-        my_early, my_slope, my_floor = mine or (st.early, st.slope, st.floor)
-        rules = view.rules
-        playout = MemoPlayout(
-            PlayoutRules(
-                limit=view.knock_limit,
-                discard_taken=rules.discard_taken_card,
-                dead_stock=rules.dead_hand_stock,
-                gin_bonus=rules.gin_bonus,
-                undercut_bonus=rules.undercut_bonus,
-                early=_by_seat(view.player, my_early, early),
-                slope=_by_seat(view.player, my_slope, slope),
-                floor=_by_seat(view.player, my_floor, floor),
-                wary=_by_seat(view.player, st.wary, st.opp_wary),
-            )
+        return (
+            (KnockStyle(st.opp_early, st.opp_slope, st.opp_floor),
+             meld_pressure(sense.opp_draws, st.pressure_base, st.pressure_slope,
+                           st.pressure_square), st.mcmc_steps),
+            (KnockStyle(st.mix_early, st.mix_slope, st.mix_floor),
+             meld_pressure(sense.opp_draws, st.pressure_base, st.mix_pressure_slope,
+                           st.mix_pressure_square), st.mix_steps),
         )
-        above = -1
-        if st.no_knock_evidence and opponent_discarded(view):
-            # He discarded instead of knocking: under this model of his knocking, his
-            # hand now has more deadwood than he would have knocked with.
-            drawn = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
-            late = max(0, drawn - early)
-            above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
-        return playout, above
 
-    def _play(
-        self,
-        view: HandView,
-        sense: CardSense,
-        playout: Playout,
-        deal: Deal,
-        action: Action,
-    ) -> tuple[int | None, int]:
-        me = view.player
-        opp = 1 - me
-        hands = [0, 0]
-        hands[me] = sense.mine
-        hands[opp] = deal.opp
-        stock = deal.stock[:]
-        pile = [c.index for c in view.discard_pile]
-        draws = [0, 0]
-        draws[me] = sense.my_draws
-        draws[opp] = sense.opp_draws
-        passes = sum(1 for _, a in view.history if isinstance(a, Pass))
-        if isinstance(action, Knock):
-            assert action.card is not None
-            return playout.score(me, sense.mine & ~action.card.bit, deal.opp)
-        if isinstance(action, Discard):
-            hands[me] = sense.mine & ~action.card.bit
-            pile.append(action.card.index)
-            if len(stock) <= view.rules.dead_hand_stock:
-                return None, 0
-            return playout.run(hands, stock, pile, opp, DRAW, -1, passes, False, draws)
-        if isinstance(action, TakeUpcard | TakeDiscard):
-            taken = pile.pop()
-            hands[me] = sense.mine | (1 << taken)
-            draws[me] += 1
-            return playout.run(hands, stock, pile, me, DISCARD, taken, passes, False, draws)
-        if isinstance(action, DrawStock):
-            hands[me] = sense.mine | (1 << stock.pop())
-            draws[me] += 1
-            return playout.run(hands, stock, pile, me, DISCARD, -1, passes, False, draws)
-        # Pass in the opening.
-        passes += 1
-        if passes == 1:
-            return playout.run(hands, stock, pile, opp, OFFER, -1, passes, False, draws)
-        return playout.run(hands, stock, pile, opp, DRAW, -1, passes, True, draws)
+    def _model(
+        self, view: HandView, sense: CardSense, theirs: KnockStyle, mine: KnockStyle | None = None
+    ) -> tuple[Playout, int]:
+        """:func:`~.search.continuation_playout` on my settings: the opponent knocking by
+        ``theirs``, I by ``mine`` (by default my settings' schedule)."""
+        st = self.settings
+        if mine is None:
+            mine = KnockStyle(st.early, st.slope, st.floor)
+        return continuation_playout(view, sense, mine, theirs, wary=st.wary,
+                                    opp_wary=st.opp_wary, evidence=bool(st.no_knock_evidence))
 
     # -- reasons --------------------------------------------------------------------------
 
@@ -515,9 +438,4 @@ def _settled(
 
 
 #: A knock schedule that waits for gin (after the first draw of the other player).
-_GIN_ONLY = (0, 100.0, 0)
-
-
-def _by_seat(me: int, mine: T, theirs: T) -> tuple[T, T]:
-    """A pair indexed by seat from my value and the opponent's."""
-    return (mine, theirs) if me == 0 else (theirs, mine)
+_GIN_ONLY = KnockStyle(early=0, slope=100.0, floor=0, name="gin only")

@@ -20,6 +20,7 @@ from ..melds import deadwood_of_mask, meld_gains_of_mask
 from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice, settings_with
 from .cardsense import CardSense, danger, read_view
+from .opponent import KnockStyle
 
 __all__ = ["GreedyBot", "GreedySettings", "Plan", "plan_discard"]
 
@@ -49,6 +50,13 @@ class GreedySettings:
     def from_overrides(cls, values: dict[str, float], spec: str) -> GreedySettings:
         """These settings with some fields changed by name (from a bot spec)."""
         return settings_with(cls(), values, spec, GREEDY_LIMITS)
+
+    @property
+    def knock_style(self) -> KnockStyle:
+        """The knock schedule and gin hunt of these settings."""
+        return KnockStyle(self.knock_early, self.knock_slope, self.knock_floor,
+                          gin_hunt=self.gin_hunt, gin_hunt_stock=self.gin_hunt_stock,
+                          name="greedy")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +103,7 @@ def plan_discard(
 
 def knock_threshold(sense: CardSense, limit: int, s: GreedySettings) -> float:
     """The highest count worth knocking with now: the limit early, less as the hand ages."""
-    late = max(0, sense.opp_draws - s.knock_early)
-    return max(min(float(s.knock_floor), float(limit)), limit - s.knock_slope * late)
+    return s.knock_style.threshold(limit, sense.opp_draws)
 
 
 class GreedyBot(Bot):
@@ -200,10 +207,10 @@ class GreedyBot(Bot):
 
     def should_knock(self, view: HandView, sense: CardSense, dead: int) -> bool:
         """Knock with ``dead`` deadwood now, or play on?"""
-        s = self.settings
-        if dead <= s.gin_hunt and sense.stock >= s.gin_hunt_stock and sense.opp_draws <= 3:
+        style = self.settings.knock_style
+        if style.hunts_gin(dead, sense.opp_draws, sense.stock):
             return False
-        return dead <= knock_threshold(sense, view.knock_limit, s)
+        return dead <= style.threshold(view.knock_limit, sense.opp_draws)
 
     def explain(self, view: HandView, sheet: ScoreSheet | None = None) -> Hint:
         action = self.choose(view, sheet)

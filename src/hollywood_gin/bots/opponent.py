@@ -26,43 +26,67 @@ from ..actions import Discard, DrawStock, Knock, TakeDiscard, TakeUpcard
 from ..hand import HandView
 from ..melds import deadwood_of_mask
 
-__all__ = ["CAUTIOUS", "EAGER", "KnockEvent", "KnockStyle", "OpponentModel", "knock_events"]
+__all__ = [
+    "CAUTIOUS",
+    "EAGER",
+    "GIN_HUNT_DRAWS",
+    "KnockEvent",
+    "KnockStyle",
+    "OpponentModel",
+    "knock_events",
+]
 
 #: Cards in the stock after the deal (52 less two hands of ten and the upcard, R3.3).
 _FIRST_STOCK = 31
+
+
+#: A gin hunt lasts while the other player has drawn at most this many times.
+GIN_HUNT_DRAWS = 3
 
 
 @dataclass(frozen=True, slots=True)
 class KnockStyle:
     """A way of deciding to knock: with any count within ``limit`` until the other player
     has drawn ``early`` times, then with ``slope`` points less per draw of his, never
-    demanding less than ``floor``; ``gin_hunt``: plays on with 2 or less while the stock
-    is long and the other player has drawn at most 3 times (greedy's gin hunt)."""
+    demanding less than ``floor``; ``gin_hunt``: plays on with this count or less (-1:
+    never) while ``gin_hunt_stock`` cards or more are in the stock and the other player
+    has drawn at most :data:`GIN_HUNT_DRAWS` times.
 
-    name: str
+    The one definition of the knock schedule: ``greedy``'s knocks, the expert's playouts
+    and its model of the opponent all read it from here.
+    """
+
     early: int
     slope: float
     floor: int
-    gin_hunt: bool = False
+    gin_hunt: int = -1
+    gin_hunt_stock: int = 20
+    name: str = ""
 
     def threshold(self, limit: int, other_draws: int) -> float:
         """The highest count this style knocks with after the other player's draws."""
         late = max(0, other_draws - self.early)
         return max(min(float(self.floor), float(limit)), limit - self.slope * late)
 
+    def hunts_gin(self, dead: int, other_draws: int, stock: int) -> bool:
+        """Does this style play on for gin with ``dead`` now, whatever the schedule says?"""
+        return dead <= self.gin_hunt and stock >= self.gin_hunt_stock and (
+            other_draws <= GIN_HUNT_DRAWS)
+
     def knocks(self, dead: int, limit: int, other_draws: int, stock: int) -> bool:
         """Would a player of this style knock with ``dead`` (within ``limit``) now?"""
         if dead == 0:
             return True
-        if self.gin_hunt and dead <= 2 and stock >= 20 and other_draws <= 3:
+        if self.hunts_gin(dead, other_draws, stock):
             return False
         return dead <= self.threshold(limit, other_draws)
 
 
 #: Knocks whenever the rules allow it (``basic``, and the expert's old model).
-EAGER = KnockStyle("eager", early=0, slope=0.0, floor=10)
-#: Knocks early with anything, later only with little (``greedy``'s schedule).
-CAUTIOUS = KnockStyle("cautious", early=4, slope=0.8, floor=2, gin_hunt=True)
+EAGER = KnockStyle(early=0, slope=0.0, floor=10, name="eager")
+#: Knocks early with anything, later only with little (``greedy``'s schedule and gin hunt
+#: at its default settings).
+CAUTIOUS = KnockStyle(early=4, slope=0.8, floor=2, gin_hunt=2, name="cautious")
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from ..melds import (
 from ..sheet import ScoreSheet
 from .cardsense import CardSense, in_some_meld, read_view
 from .equity import SheetValue
+from .opponent import KnockStyle
 
 __all__ = [
     "ChoiceSampler",
@@ -36,6 +37,7 @@ __all__ = [
     "MemoPlayout",
     "Playout",
     "continuation_playout",
+    "no_knock_floor",
     "play_choice",
     "sample_deals",
 ]
@@ -123,9 +125,7 @@ class PlayoutRules:
     dead_stock: int
     gin_bonus: int
     undercut_bonus: int
-    early: tuple[int, int]  # knock schedule by seat: opponent draws before it tightens,
-    slope: tuple[float, float]  # points of limit per draw after that,
-    floor: tuple[int, int]  # and the lowest it goes
+    knock: tuple[KnockStyle, KnockStyle]  # knock schedule by seat (its gin hunt unused)
     wary: tuple[float, float] = (-1.0, -1.0)  # by seat: keep a card the other hand would
     # meld for at most this much more deadwood (-1: never; see Playout.run)
 
@@ -175,9 +175,8 @@ class Playout:
         return arrangement_of_mask(kmask)
 
     def knock_limit_for(self, seat: int, opp_draws: int) -> float:
-        r = self.r
-        late = max(0, opp_draws - r.early[seat])
-        return max(min(float(r.floor[seat]), float(r.limit)), r.limit - r.slope[seat] * late)
+        """The highest count ``seat`` knocks with after ``opp_draws`` of the other's."""
+        return self.r.knock[seat].threshold(self.r.limit, opp_draws)
 
     def score(self, knocker: int, kmask: int, dmask: int) -> tuple[int, int]:
         """(winner, points) of a knock (R5.5–R5.7)."""
@@ -212,7 +211,9 @@ class Playout:
             if phase == DISCARD:
                 card, dead = plan if plan is not None else self.best_discard(mask, taken)
                 plan = None
-                if dead <= r.limit and (dead == 0 or dead <= self.knock_limit_for(p, draws[1 - p])):
+                if dead <= r.limit and (
+                    dead == 0 or dead <= r.knock[p].threshold(r.limit, draws[1 - p])
+                ):
                     return self.score(p, mask & ~(1 << card), hands[1 - p])
                 slack = r.wary[p]
                 if slack >= 0 and in_some_meld(hands[1 - p], card):
@@ -287,6 +288,21 @@ class Continuation:
     mcmc_steps: int = 16
     no_knock_evidence: bool = True
 
+    @property
+    def my_style(self) -> KnockStyle:
+        """My seat's knock schedule."""
+        return KnockStyle(self.early, self.slope, self.floor)
+
+    @property
+    def opp_style(self) -> KnockStyle:
+        """The opponent's on most deals (at once, by default)."""
+        return KnockStyle(self.opp_early, self.opp_slope, self.opp_floor)
+
+    @property
+    def mix_style(self) -> KnockStyle:
+        """The opponent's on ``opp_mix`` of the deals."""
+        return KnockStyle(self.mix_early, self.mix_slope, self.mix_floor)
+
 
 class MemoPlayout(Playout):
     """A :class:`Playout` that remembers its discards: playing many choices out on the same
@@ -325,13 +341,20 @@ def opponent_discarded(view: HandView) -> bool:
 
 
 def continuation_playout(
-    view: HandView, sense: CardSense, cont: Continuation, early: int, slope: float, floor: int
+    view: HandView,
+    sense: CardSense,
+    mine: KnockStyle,
+    theirs: KnockStyle,
+    *,
+    wary: float = -1.0,
+    opp_wary: float = -1.0,
+    evidence: bool = True,
 ) -> tuple[MemoPlayout, int]:
-    """A playout with my seat on ``cont``'s schedule and the opponent knocking by
-    (``early``, ``slope``, ``floor``), and the deadwood his hand must exceed now if he
-    could have knocked and did not (-1: no such evidence)."""
+    """A playout with my seat knocking by ``mine`` and the opponent by ``theirs`` (each
+    keeping back a card the other melds for ``wary``, ``opp_wary`` more deadwood, see
+    :meth:`Playout.run`), and, with ``evidence``, :func:`no_knock_floor` (else -1)."""
     rules = view.rules
-    me = view.player
+    mine_first = view.player == 0
     playout = MemoPlayout(
         PlayoutRules(
             limit=view.knock_limit,
@@ -339,17 +362,20 @@ def continuation_playout(
             dead_stock=rules.dead_hand_stock,
             gin_bonus=rules.gin_bonus,
             undercut_bonus=rules.undercut_bonus,
-            early=(cont.early, early) if me == 0 else (early, cont.early),
-            slope=(cont.slope, slope) if me == 0 else (slope, cont.slope),
-            floor=(cont.floor, floor) if me == 0 else (floor, cont.floor),
+            knock=(mine, theirs) if mine_first else (theirs, mine),
+            wary=(wary, opp_wary) if mine_first else (opp_wary, wary),
         )
     )
-    above = -1
-    if cont.no_knock_evidence and opponent_discarded(view):
-        draws = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
-        late = max(0, draws - early)
-        above = int(max(min(floor, view.knock_limit), view.knock_limit - slope * late))
-    return playout, above
+    return playout, no_knock_floor(view, sense, theirs) if evidence else -1
+
+
+def no_knock_floor(view: HandView, sense: CardSense, theirs: KnockStyle) -> int:
+    """The deadwood the opponent's hand must exceed now if he could have knocked at his
+    last discard and did not, knocking by ``theirs`` (-1: no such evidence)."""
+    if not opponent_discarded(view):
+        return -1
+    drawn = sense.my_draws - (1 if view.phase is Phase.DISCARD else 0)
+    return int(theirs.threshold(view.knock_limit, drawn))
 
 
 def play_choice(
@@ -423,8 +449,9 @@ class ChoiceSampler:
         self.sense = read_view(view)
         c = continuation
         self.models = [
-            continuation_playout(view, self.sense, c, c.opp_early, c.opp_slope, c.opp_floor),
-            continuation_playout(view, self.sense, c, c.mix_early, c.mix_slope, c.mix_floor),
+            continuation_playout(view, self.sense, c.my_style, theirs,
+                                 evidence=c.no_knock_evidence)
+            for theirs in (c.opp_style, c.mix_style)
         ]
         self.pressure = meld_pressure(self.sense.opp_draws, c.pressure_base, c.pressure_slope)
         self.deals: list[tuple[int, Deal]] = []
