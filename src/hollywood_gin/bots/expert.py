@@ -30,7 +30,7 @@ from ..sheet import ScoreSheet
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
-from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings
+from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings, styled
 from .greedy import GreedyBot, GreedySettings, Plan, knock_threshold, plan_discard
 from .handvalue import HandValueSettings, rank_discards
 from .opponent import KnockStyle, OpponentModel
@@ -52,10 +52,9 @@ class ExpertBot(Bot):
         greedy: GreedySettings | None = None,
     ) -> None:
         super().__init__(seed)
-        self.settings = settings or ExpertSettings()
-        self.greedy = greedy or GreedySettings(
-            danger=self.settings.danger, potential=self.settings.potential
-        )
+        self.settings = self.plain = settings or ExpertSettings()
+        self._own_greedy = greedy is None
+        self.greedy = greedy or _greedy_of(self.settings)
         st = self.settings
         self.hand_value = HandValueSettings(
             depth=st.de_depth, knock_bonus=st.de_knock, gin_bonus=st.de_gin,
@@ -90,10 +89,20 @@ class ExpertBot(Bot):
             return self.opponent.weights()[1]
         return self.settings.opp_mix
 
+    def _restyle(self) -> None:
+        """Play by the settings for how this opponent knocks, as learnt so far (the
+        ``e_*``/``c_*`` settings, :func:`.expert_settings.styled`)."""
+        st = styled(self.plain, self.cautious_share())
+        if st != self.settings:
+            self.settings = st
+            if self._own_greedy:
+                self.greedy = _greedy_of(st)
+
     # -- the decision ---------------------------------------------------------------------
 
     def choose(self, view: HandView, sheet: ScoreSheet | None = None) -> Action:
         self.searched_deals = 0
+        self._restyle()
         forced = only_choice(view)
         if forced is not None:
             self._reason = Reason.of(ONLY_LEGAL)
@@ -435,6 +444,12 @@ def _settled(
         if -mean <= half and half >= eps:
             return False
     return True
+
+
+def _greedy_of(st: ExpertSettings) -> GreedySettings:
+    """The greedy heuristic the expert's discards, draws and late veto rest on."""
+    return GreedySettings(danger=st.danger, potential=st.potential,
+                          knock_early=st.veto_early, knock_slope=st.veto_slope)
 
 
 #: A knock schedule that waits for gin (after the first draw of the other player).

@@ -3,11 +3,17 @@ evaluator, each settable by name from a bot spec (``expert:samples=128``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .base import settings_with
 
-__all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertSettings"]
+__all__ = ["EXPERT_LIMITS", "STYLED", "V1_SETTINGS", "ExpertSettings", "styled"]
+
+#: The settings that may differ by how the opponent knocks: ``e_<name>`` is used against
+#: an eager knocker (his learnt cautious share at most ``eager_below``), ``c_<name>``
+#: against a cautious one (at least ``cautious_above``); -1 keeps the plain setting.
+STYLED = ("potential", "danger", "chase", "early", "slope", "floor", "late_veto",
+          "veto_early", "veto_slope")
 
 
 #: What each expert setting may be set to from a bot spec.
@@ -27,8 +33,12 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "discard_eval": (0, 1), "de_depth": (0, 2), "de_knock": (0, 100), "de_gin": (0, 100),
     "de_danger": (0, 100), "de_hazard": (0, 1), "de_slope": (0, 1), "de_width": (0, 11),
     "de_inner": (1, 11), "de_pile": (0, 1), "search_knocks": (0, 1),
-    "de_reach": (0, 20),
+    "de_reach": (0, 20), "veto_early": (0, 60), "veto_slope": (0, 10),
+    "eager_below": (0, 1), "cautious_above": (0, 1),
 }
+for _name in STYLED:
+    EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
+        -1, EXPERT_LIMITS[_name][1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +105,29 @@ class ExpertSettings:
     de_inner: int = 2  # and second discards tried (of those leaving the least deadwood),
     de_pile: float = 0.0  # and the weight of taking his next discard instead of a draw;
     de_reach: float = 1.0  # the look-ahead's gain is counted this many times
+    veto_early: int = 4  # the greedy heuristic's knock limit (late_veto, search_knocks=0):
+    veto_slope: float = 0.8  # opponent draws before it tightens, points a draw after
+    # Opponent-style-conditional settings (see STYLED; -1: the plain setting).
+    eager_below: float = 0.0  # his cautious share at or under which e_* apply
+    cautious_above: float = 1.0  # ... and at or over which c_* apply (1: only if certain)
+    e_potential: float = -1.0
+    e_danger: float = -1.0
+    e_chase: int = -1
+    e_early: int = -1
+    e_slope: float = -1.0
+    e_floor: int = -1
+    e_late_veto: int = -1
+    e_veto_early: int = -1
+    e_veto_slope: float = -1.0
+    c_potential: float = -1.0
+    c_danger: float = -1.0
+    c_chase: int = -1
+    c_early: int = -1
+    c_slope: float = -1.0
+    c_floor: int = -1
+    c_late_veto: int = -1
+    c_veto_early: int = -1
+    c_veto_slope: float = -1.0
 
     @classmethod
     def from_overrides(
@@ -102,6 +135,21 @@ class ExpertSettings:
     ) -> ExpertSettings:
         """These settings (or ``base``) with some fields changed by name (from a bot spec)."""
         return settings_with(base or cls(), values, spec, EXPERT_LIMITS)
+
+
+def styled(st: ExpertSettings, cautious: float) -> ExpertSettings:
+    """The settings to play by against an opponent whose cautious share is ``cautious``:
+    the ``e_*`` ones for an eager knocker, the ``c_*`` ones for a cautious one, else
+    ``st`` itself (and ``st`` whenever no styled setting is given)."""
+    if cautious <= st.eager_below and cautious < st.cautious_above:
+        prefix = "e_"
+    elif cautious >= st.cautious_above and cautious > st.eager_below:
+        prefix = "c_"
+    else:
+        return st
+    changes = {name: value for name in STYLED
+               if (value := getattr(st, prefix + name)) != -1}
+    return replace(st, **changes) if changes else st
 
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
