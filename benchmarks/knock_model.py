@@ -18,8 +18,9 @@ playing on (the model, greedy's rule, always knocking), and writes the coefficie
 ``judge`` asks bot specs for their decision at the held-out positions and prices it by
 the stored labels (the expert's search, or the expert with the model).
 
-    PYTHONPATH=src python3 benchmarks/knock_model.py build /tmp/knock.pkl --hands 1500 --seed 1
-    PYTHONPATH=src python3 benchmarks/knock_model.py fit /tmp/knock.pkl
+    PYTHONPATH=src python3 benchmarks/knock_model.py build /tmp/knock.pkl --seed 1  # 15 min
+    PYTHONPATH=src python3 benchmarks/knock_model.py fit /tmp/knock.pkl --out \\
+        src/hollywood_gin/bots/knock_model.json  # the shipped model
     PYTHONPATH=src python3 benchmarks/knock_model.py judge /tmp/knock.pkl expert \\
         "expert:knock_model=1"
 """
@@ -200,23 +201,40 @@ def fit(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_style(spec: str, opponent: str) -> str:
+    """``spec`` with the opponent's style weight fixed to what learning it would reach."""
+    extra = f"learn=0,opp_mix={STYLE[opponent]}"
+    return f"{spec},{extra}" if ":" in spec else f"{spec}:{extra}"
+
+
 def judge(args: argparse.Namespace) -> int:
     with open(args.file, "rb") as f:
         data = pickle.load(f)
     _, test = _split(data["rows"], args.holdout)
-    test = test[: args.limit or None]
-    print(f"{len(test)} held-out positions; points a decision over always playing on")
+    test = test[:: args.every]
+    print(f"{len(test)} held-out positions; points a decision over always playing on"
+          + (" (style weight fixed by opponent)" if args.style else ""))
+    first: list[bool] = []
     for spec in args.variants:
         t0 = time.perf_counter()
         knocks = []
         for n, r in enumerate(test):
-            bot = make_bot(spec, seed=n)
+            bot = make_bot(_with_style(spec, r["opponent"]) if args.style else spec, seed=n)
             action = bot.choose(r["position"].view(0), None)
             knocks.append(isinstance(action, Knock))
         print(f" {spec} ({1000 * (time.perf_counter() - t0) / len(test):.0f} ms a decision)")
         for opp in sorted({r["opponent"] for r in test}):
             idx = [i for i, r in enumerate(test) if r["opponent"] == opp]
             _report(opp, [test[i] for i in idx], [knocks[i] for i in idx])
+            if first:
+                d = [(test[i]["knock"] - test[i]["on"]) * (knocks[i] - first[i]) for i in idx]
+                m = sum(d) / len(d)
+                sd = math.sqrt(sum((x - m) ** 2 for x in d) / max(1, len(d) - 1))
+                differ = sum(knocks[i] != first[i] for i in idx)
+                half = 1.96 * sd / math.sqrt(len(d))
+                print(f"    over {args.variants[0]}: {m:+.3f} +- {half:.3f}  differs on {differ}")
+        if not first:
+            first = knocks
     return 0
 
 
@@ -226,10 +244,10 @@ def main() -> int:
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build")
     b.add_argument("file")
-    b.add_argument("--hands", type=int, default=1500, help="hands per opponent")
+    b.add_argument("--hands", type=int, default=2500, help="hands per opponent")
     b.add_argument("--opponents", nargs="+", default=["basic", "greedy"])
     b.add_argument("--seed", type=int, default=1)
-    b.add_argument("--rollouts", type=int, default=16)
+    b.add_argument("--rollouts", type=int, default=24)
     b.add_argument("--p-knock", type=float, default=0.3)
     f = sub.add_parser("fit")
     f.add_argument("file")
@@ -241,7 +259,9 @@ def main() -> int:
     j.add_argument("file")
     j.add_argument("variants", nargs="+")
     j.add_argument("--holdout", type=float, default=1 / 3)
-    j.add_argument("--limit", type=int, default=0)
+    j.add_argument("--every", type=int, default=1, help="only every Nth position")
+    j.add_argument("--style", action="store_true", help="fix each spec's style weight to "
+                   "the opponent's (0 basic, 1 greedy) as learning in a match would")
     args = ap.parse_args()
     return {"build": build, "fit": fit, "judge": judge}[args.cmd](args)
 
