@@ -135,7 +135,16 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
-            if not st.search_knocks:
+            if st.knock_model == 1 and self._model_knocks(view, sense, probs, best_knock.card):
+                self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
+                                                    searched=False)
+                return Knock(CARDS[best_knock.card])
+            if st.knock_model:
+                # The learned rule (knockmodel.py) says play on; with 2 it only vetoes.
+                if st.knock_model == 1 or not self._model_knocks(view, sense, probs,
+                                                                 best_knock.card):
+                    knockable = set()
+            elif not st.search_knocks:
                 # The greedy heuristic's knock rule without a search: with search_draws=0
                 # the expert is greedy but for its discards (a fast screen of them).
                 if self._greedy_bot().should_knock(view, sense, best_knock.deadwood):
@@ -185,6 +194,17 @@ class ExpertBot(Bot):
         self._reason = self._discard_reason(choice, danger, searched=True, values=values,
                                             candidates=candidates, mask=mask)
         return choice
+
+    def _model_knocks(self, view: HandView, sense: CardSense, probs: list[float], card: int
+                      ) -> bool:
+        """Does the learned knock rule (fitted on true positions) knock with ``card``?"""
+        from .knockmodel import knock_features, load_model
+
+        st = self.settings
+        hands = [d.opp for d in self._deals(view, sense, st.knock_deals)]
+        features = knock_features(sense, probs, view.hand_mask & ~(1 << card),
+                                  self.cautious_share(), hands, view.rules.undercut_bonus)
+        return load_model().knocks(features, self.settings.knock_margin)
 
     def _plans(
         self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]

@@ -35,6 +35,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "de_inner": (1, 11), "de_pile": (0, 1), "search_knocks": (0, 1),
     "de_reach": (0, 20), "veto_early": (0, 60), "veto_slope": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
+    "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -61,6 +62,10 @@ class ExpertSettings:
     late_veto: int = 8  # from this many opponent draws on, knock only within the greedy
     # heuristic's tightened limit (0: the search alone decides); judged from the true
     # positions, the search's knocks beyond it lost against greedy (docs/bots.md)
+    knock_model: int = 0  # 1: knock by the learned rule (knockmodel.py), not the search;
+    # 2: the search decides, but only knocks the rule would make
+    knock_margin: float = 0.0  # the rule knocks when it predicts more than this gain
+    knock_deals: int = 16  # opponent hands it re-deals (its features sampled_knock...)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
     opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
