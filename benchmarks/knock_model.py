@@ -39,6 +39,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
+from decision_eval import play_on  # this folder's own tool: the played-on points
+
 from hollywood_gin.actions import Discard, Knock
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import read_view
@@ -65,18 +67,6 @@ def row_features(position: Hand, keep: int, opponent: str, seed: int,
     hands = [d.opp for d in bot._deals(view, sense, deals)]
     return knock_features(sense, sense.opp_probs(), keep, STYLE[opponent], hands,
                           view.rules.undercut_bonus)
-
-
-def play_on(hand: Hand, bots: list[Any]) -> float:
-    """Points to seat 0 once ``bots`` play ``hand`` to its end."""
-    while not hand.is_over:
-        p = hand.to_act
-        hand.apply(bots[p].choose(hand.view(p), None), p)
-    result = hand.result
-    assert result is not None
-    if result.winner is None:
-        return 0.0
-    return float(result.points if result.winner == 0 else -result.points)
 
 
 def build(args: argparse.Namespace) -> int:
@@ -119,7 +109,7 @@ def build(args: argparse.Namespace) -> int:
                     random.Random(seed * 1_000_003 + 97 * len(rows) + r).shuffle(h.stock)
                     h.apply(on, 0)
                     outs.append(play_on(h, [make_bot("greedy", seed=r),
-                                            make_bot(opponent, seed=r + 7)]))
+                                            make_bot(opponent, seed=r + 7)], 0))
                 keep = view.hand_mask & ~(1 << best.card)
                 rows.append({
                     "opponent": opponent, "hand": k, "position": hand.clone(),

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from hg_bot_games import play_hands
+
 from hollywood_gin.actions import Action, Discard, Knock
 from hollywood_gin.arena import run_arena
 from hollywood_gin.bots import make_bot
@@ -129,20 +131,6 @@ def test_bots_that_learn_nothing_accept_observe() -> None:
     view = hand.view(0)
     for name in ("random", "basic", "greedy", "level1", "level3"):
         make_bot(name, seed=1).observe(view)  # a hand in play: ignored
-
-
-def play_hands(a: str, b: str, count: int, seed: int) -> list[Hand]:
-    rules = Rules.preset("eaai")
-    rng = random.Random(seed)
-    bots = [make_bot(a, seed=seed), make_bot(b, seed=seed + 1)]
-    out = []
-    for n in range(count):
-        hand = Hand.deal(rules=rules, dealer=n % 2, seed=rng.getrandbits(63))
-        while not hand.is_over:
-            seat = hand.to_act
-            hand.apply(bots[seat].choose(hand.view(seat)), seat)
-        out.append(hand)
-    return out
 
 
 def test_knock_events_read_the_opponents_last_decision_from_the_ended_hand() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from hg_bot_games import play_hands
 
 from hollywood_gin.bots import BotError, make_bot
 from hollywood_gin.bots.expert import ExpertBot
@@ -18,20 +19,6 @@ from hollywood_gin.rules import Rules
 _BASE = "expert:samples=8,min_samples=0,time_cap_ms=0"
 _EAGER = "eager_below=0.1,e_potential=0.6,e_danger=12,e_veto_slope=1.3,e_late_veto=6"
 _CAUTIOUS = "cautious_above=0.9,c_potential=0.05,c_chase=1"
-
-
-def _ended(a: str, b: str, count: int, seed: int) -> list[Hand]:
-    rules = Rules.preset("eaai")
-    rng = random.Random(seed)
-    bots = [make_bot(a, seed=seed), make_bot(b, seed=seed + 1)]
-    out = []
-    for n in range(count):
-        hand = Hand.deal(rules=rules, dealer=n % 2, seed=rng.getrandbits(63))
-        while not hand.is_over:
-            seat = hand.to_act
-            hand.apply(bots[seat].choose(hand.view(seat)), seat)
-        out.append(hand)
-    return out
 
 
 def _views(count: int) -> list[HandView]:
@@ -83,7 +70,7 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
     views = _views(30)
     styled_bot.choose(views[0])
     assert styled_bot.settings == plain  # the prior (0.3) is neither side
-    for hand in _ended("basic", "greedy", 30, seed=5):
+    for hand in play_hands("basic", "greedy", 30, seed=5):
         styled_bot.observe(hand.view(1))  # the expert in seat 1, basic (eager) in seat 0
     assert styled_bot.cautious_share() < 0.1
     styled_bot.choose(views[0])
@@ -94,7 +81,7 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
     outright = _expert(f"{_BASE},potential=0.6,danger=12,veto_slope=1.3,late_veto=6")
     for n, view in enumerate(views):
         styled_bot.reset(n)
-        for hand in _ended("basic", "greedy", 30, seed=5):
+        for hand in play_hands("basic", "greedy", 30, seed=5):
             styled_bot.observe(hand.view(1))
         outright.reset(n)
         assert styled_bot.choose(view) == outright.choose(view)
@@ -106,7 +93,7 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
 
 def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker() -> None:
     bot = _expert(f"{_BASE},{_EAGER},{_CAUTIOUS}")
-    for hand in _ended("greedy", "greedy", 60, seed=6):
+    for hand in play_hands("greedy", "greedy", 60, seed=6):
         bot.observe(hand.view(1))
     assert bot.cautious_share() > 0.9
     bot.choose(_views(1)[0])
@@ -114,7 +101,7 @@ def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker(
     assert bot.settings.danger == bot.plain.danger
     # Without the learning, the weight stays at the prior: the plain settings.
     fixed = _expert(f"{_BASE},{_EAGER},{_CAUTIOUS},learn=0")
-    for hand in _ended("basic", "greedy", 30, seed=5):
+    for hand in play_hands("basic", "greedy", 30, seed=5):
         fixed.observe(hand.view(1))
     fixed.choose(_views(1)[0])
     assert fixed.settings == fixed.plain
@@ -122,7 +109,7 @@ def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker(
 
 def test_without_styled_settings_learning_changes_no_setting() -> None:
     bot = _expert(_BASE)
-    for hand in _ended("basic", "greedy", 30, seed=5):
+    for hand in play_hands("basic", "greedy", 30, seed=5):
         bot.observe(hand.view(1))
     bot.choose(_views(1)[0])
     assert bot.settings is bot.plain
@@ -133,7 +120,7 @@ def test_a_styled_expert_that_has_learnt_decides_from_the_view_alone() -> None:
     the seat, with other hidden cards, get the same decision from the same learnt bot."""
     rng = random.Random(4)
     spec = f"{_BASE},{_EAGER}"
-    learnt = _ended("basic", "greedy", 30, seed=5)
+    learnt = play_hands("basic", "greedy", 30, seed=5)
     for k, view in enumerate(_views(12)):
         a, b = _expert(spec, seed=k), _expert(spec, seed=k)
         for bot in (a, b):

@@ -232,11 +232,13 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, **kwargs: Any)
     raise AssertionError(f"{url} did not answer in 90 s: {log.read_text()[-3000:]}")
 
 
-def stop(proc: subprocess.Popen[bytes]) -> None:
+def stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, wait: float = 15) -> None:
+    """Stop a process with ``sig`` (nginx stops gracefully on SIGQUIT), killing it if it
+    has not ended after ``wait`` seconds."""
     if proc.poll() is None:
-        proc.terminate()
+        proc.send_signal(sig)
         try:
-            proc.wait(15)
+            proc.wait(wait)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)

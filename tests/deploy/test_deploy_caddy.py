@@ -15,7 +15,6 @@ nginx: test_deploy_nginx.py.)
 
 from __future__ import annotations
 
-import signal
 import ssl
 import subprocess
 from pathlib import Path
@@ -31,6 +30,7 @@ from hg_deploy import (
     friends_on_both,
     open_seats,
     running_units,
+    stop,
     take_turns,
     tool,
     wait_http,
@@ -97,9 +97,4 @@ def test_the_recipe_runs_behind_caddy_routing_by_table(tmp_path: Path) -> None:
             for seat in seats:
                 seat.close()
             if caddy is not None:
-                caddy.send_signal(signal.SIGTERM)
-                try:
-                    caddy.wait(10)
-                except subprocess.TimeoutExpired:
-                    caddy.kill()
-                    caddy.wait(5)
+                stop(caddy, wait=10)

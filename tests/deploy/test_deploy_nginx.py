@@ -35,6 +35,7 @@ from hg_deploy import (
     nginx_site,
     open_seats,
     running_units,
+    stop,
     take_turns,
     tool,
     wait_http,
@@ -73,12 +74,7 @@ def test_the_recipe_runs_behind_nginx_routing_by_table(tmp_path: Path) -> None:
             for seat in seats:
                 seat.close()
             if nginx is not None:
-                nginx.send_signal(signal.SIGQUIT)
-                try:
-                    nginx.wait(10)
-                except subprocess.TimeoutExpired:
-                    nginx.kill()
-                    nginx.wait(5)
+                stop(nginx, signal.SIGQUIT, wait=10)
 
 
 def _play(units: Units, web: httpx.Client, origin: str, tls: ssl.SSLContext,

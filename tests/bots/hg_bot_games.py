@@ -1,0 +1,23 @@
+"""Whole hands between bots, for the tests of this folder that read how hands end."""
+
+from __future__ import annotations
+
+import random
+
+from hollywood_gin.bots import make_bot
+from hollywood_gin.hand import Hand
+from hollywood_gin.rules import Rules
+
+
+def play_hands(a: str, b: str, count: int, seed: int) -> list[Hand]:
+    rules = Rules.preset("eaai")
+    rng = random.Random(seed)
+    bots = [make_bot(a, seed=seed), make_bot(b, seed=seed + 1)]
+    out = []
+    for n in range(count):
+        hand = Hand.deal(rules=rules, dealer=n % 2, seed=rng.getrandbits(63))
+        while not hand.is_over:
+            seat = hand.to_act
+            hand.apply(bots[seat].choose(hand.view(seat)), seat)
+        out.append(hand)
+    return out
