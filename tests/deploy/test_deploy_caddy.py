@@ -69,7 +69,8 @@ def test_the_recipe_runs_behind_caddy_routing_by_table(tmp_path: Path) -> None:
             home = {f.table: units.home(f.table, "ws_open") for f in friends}
             for f in friends:
                 port = home[f.table]
-                assert units.events(port, "ws_open").count(f.table) == 2
+                # two seats, opened again if a handshake stalled (open_quietly)
+                assert units.events(port, "ws_open").count(f.table) >= 2
                 assert f.table not in units.events(units.other(port), "ws_open")
                 assert port == units.home(f.table, "seat_joined")
             assert set(home.values()) == set(units.ports)

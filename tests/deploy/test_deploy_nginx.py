@@ -112,7 +112,9 @@ def _play(units: Units, web: httpx.Client, origin: str, tls: ssl.SSLContext,
     home = {table: units.home(table, "ws_open") for table in by_table}
     for table, port in home.items():
         other = units.other(port)
-        assert units.events(port, "ws_open").count(table) == len(by_table[table])
+        # At least one open a seat: a stalled handshake opens its group again
+        # (hg_deploy.open_quietly), on the same process.
+        assert units.events(port, "ws_open").count(table) >= len(by_table[table])
         assert table not in units.events(other, "ws_open")
     for f in friends:
         assert home[f.table] == units.home(f.table, "seat_joined")
