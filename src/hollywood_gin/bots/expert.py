@@ -93,7 +93,7 @@ class ExpertBot(Bot):
         """Play by the settings for how this opponent knocks, as learnt so far (the
         ``e_*``/``c_*`` settings, :func:`.expert_settings.styled`)."""
         st = styled(self.plain, self.cautious_share())
-        if st != self.settings:
+        if st is not self.settings and st != self.settings:  # off: the same object
             self.settings = st
             if self._own_greedy:
                 self.greedy = _greedy_of(st)
