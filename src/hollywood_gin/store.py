@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Engine,
@@ -65,6 +65,7 @@ __all__ = [
     "Announcement",
     "PendingAction",
     "PersistentMatch",
+    "Publisher",
     "ReviewRow",
     "Store",
     "StoreConflict",
@@ -76,9 +77,9 @@ __all__ = [
 ]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
-#: The PostgreSQL channel on which a store that announces (``Store.announce``) says what
-#: it committed, in the same transaction (NOTIFY is delivered at COMMIT, and only then):
-#: server processes LISTEN on it (``hollywood_gin.web.bus``).
+#: The channel on which a store that announces (``Store.announce``) says what it
+#: committed, once committed: PostgreSQL's NOTIFY by default, else its ``publisher``'s
+#: (Redis pub/sub); server processes listen on it (``hollywood_gin.web.bus``).
 CHANNEL = "hg_tables"
 #: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: longer announcements are
 #: split into several.
@@ -238,6 +239,20 @@ class Announcement:
     action: str = ""
 
 
+class Publisher(Protocol):
+    """Where a store's announcements go instead of PostgreSQL's NOTIFY (the web's Redis
+    bus): the same payloads (:meth:`Store.payloads`), on :data:`CHANNEL`."""
+
+    def publish_blocking(self, payloads: list[str]) -> None:
+        """Announce from a store call (any thread); raise if it cannot."""
+
+    async def publish(self, payloads: list[str]) -> None:
+        """Announce from the event loop (the web's group commit); raise if it cannot."""
+
+    def close(self) -> None:
+        """Let go of its connections (once nothing more is announced)."""
+
+
 def _action_line(item: PendingAction) -> str:
     return f"a {item.match_id} {item.seq} {item.hand_number} {item.player} {item.action}"
 
@@ -271,9 +286,11 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        #: Set to a sender id to NOTIFY :data:`CHANNEL` of every change (PostgreSQL only):
-        #: what a server process does so that the others serving a table follow it.
+        #: Set to a sender id to announce every change on :data:`CHANNEL` (PostgreSQL
+        #: only): what a server process does so that the others serving a table follow it.
         self.announce: str | None = None
+        #: Where announcements go if not to PostgreSQL's NOTIFY (``serve --bus redis://``).
+        self.publisher: Publisher | None = None
         try:
             kwargs: dict[str, Any] = {"future": True}
             if self.url.startswith("sqlite"):
@@ -352,11 +369,18 @@ class Store:
         if not lines or self.announce is None or not self.postgresql:
             return
         try:
+            if self.publisher is not None:
+                self.publisher.publish_blocking(self._payloads(lines))
+                return
             with self._autocommit.connect() as conn:
                 conn.exec_driver_sql(*self._announcement_of(lines))
         except Exception as exc:
             log.warning("announcing %d committed changes failed (%s): the other processes "
                         "catch up from the log", len(lines), type(exc).__name__)
+
+    def payloads(self, landed: Sequence[PendingAction]) -> list[str]:
+        """The announcement of actions committed already, as payloads (for a publisher)."""
+        return self._payloads([_action_line(i) for i in landed])
 
     def _payloads(self, lines: Sequence[str]) -> list[str]:
         """``lines`` in payloads under PostgreSQL's limit, each headed by the sender."""
