@@ -26,7 +26,6 @@ import logging
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..errors import HollywoodGinError
 from ..store import CHANNEL, Store
 
 if TYPE_CHECKING:
@@ -156,10 +155,8 @@ class PgBus(TableBus):
 
 def make_bus(store: Store, url: str | None, on_payload: Callable[[str], None],
              on_connected: Callable[[], None]) -> TableBus:
-    """The bus ``url`` names (a ``redis://`` URL), else PostgreSQL's own."""
-    if not store.postgresql:
-        raise HollywoodGinError("a bus is for processes sharing a PostgreSQL database: "
-                                "SQLite serves one process")
+    """The bus ``url`` names (a ``redis://`` URL), else PostgreSQL's own (the store's
+    database: PostgreSQL, as every bus needs)."""
     if url is None:
         return PgBus(store, on_payload, on_connected)
     from .redisbus import RedisBus

@@ -106,9 +106,10 @@ def _bus(text: str) -> str:
         return text
     problem = _redis_url_problem(text)
     if problem is not None:
-        raise argparse.ArgumentTypeError(_(
-            "it must be postgresql or a Redis URL like redis://127.0.0.1:6379/0, not "
-            "'{text}': {problem}").format(text=_safe(text), problem=problem))
+        # The operator's, like serve's --help: English.
+        raise argparse.ArgumentTypeError(
+            f"it must be postgresql or a Redis URL like redis://127.0.0.1:6379/0, not "
+            f"'{_safe(text)}': {problem}")
     return text
 
 
@@ -201,18 +202,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                     "--workers {n} needs PostgreSQL: SQLite serves one process "
                     "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=workers))
             if bus is not None:
-                raise HollywoodGinError(_(
-                    "--bus {url} needs PostgreSQL: SQLite serves one process, which hears "
-                    "its own changes (--db postgresql+psycopg://USER:PASS@HOST/DB)").format(
-                        url=_safe(bus)))
+                raise HollywoodGinError(
+                    f"--bus {_safe(bus)} needs PostgreSQL: SQLite serves one process, which "
+                    f"hears its own changes (--db postgresql+psycopg://USER:PASS@HOST/DB)")
             stack.enter_context(SqliteLock(database))
         if bus is not None:  # refused now, in one line, rather than retried forever
             from .redisbus import check_redis
 
             problem = check_redis(bus)
             if problem is not None:
-                raise HollywoodGinError(_("cannot reach Redis at {url} (--bus): {reason}")
-                                        .format(url=_safe(bus), reason=problem))
+                raise HollywoodGinError(
+                    f"cannot reach Redis at {_safe(bus)} (--bus): {problem}")
         store = Store(url)  # checks the database and its schema, once, before any worker
         stack.callback(store.close)
         where = f"http://{args.host}:{args.port}/"

@@ -45,10 +45,10 @@ class Following(StoreRunner):
     def __init__(self, store: Store, store_workers: int | None = None,
                  lease_seconds: float = LEASE_SECONDS,
                  sweep_seconds: float = SWEEP_SECONDS, bus_url: str | None = None) -> None:
-        super().__init__(store, store_workers)
         if bus_url is not None and not store.postgresql:
             raise HollywoodGinError("a Redis bus (--bus) needs PostgreSQL: SQLite serves "
                                     "one process, which hears its own changes")
+        super().__init__(store, store_workers)
         self.bus_url = bus_url  # None: PostgreSQL's LISTEN/NOTIFY
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None

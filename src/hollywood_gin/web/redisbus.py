@@ -82,19 +82,22 @@ class RedisBus(TableBus):
 
     def __init__(self, url: str, on_payload: Callable[[str], None],
                  on_connected: Callable[[], None]) -> None:
+        import redis
+
         super().__init__(on_payload, on_connected)
         self.url = url
         self.publisher = self
         self._client: redis.asyncio.Redis | None = None  # publishing, on the event loop
-        self._blocking: redis.Redis | None = None  # publishing, from the store's threads
+        #: Publishing from the store's threads (thread-safe; connects when first used).
+        self._blocking = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_options())
+        where = self._blocking.connection_pool.connection_kwargs
+        self.where = (f"Redis {where.get('host')}:{where.get('port')}/{where.get('db', 0)} "
+                      f"channel {CHANNEL}")
 
     async def _hear(self) -> AsyncGenerator[str, None]:
         import redis.asyncio
 
         client = redis.asyncio.Redis.from_url(self.url, **_async_options())
-        where = client.connection_pool.connection_kwargs
-        self.where = (f"Redis {where.get('host', where.get('path'))}:{where.get('port', '')}"
-                      f"/{where.get('db', 0)} channel {CHANNEL}")
         try:
             async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
                 await pubsub.subscribe(CHANNEL)
@@ -122,11 +125,6 @@ class RedisBus(TableBus):
 
     def publish_blocking(self, payloads: list[str]) -> None:
         """Announce (from a store thread: redis-py's blocking client is thread-safe)."""
-        if self._blocking is None:
-            import redis
-
-            self._blocking = redis.Redis.from_url(self.url, socket_timeout=TIMEOUT,
-                                                  **_options())
         with self._blocking.pipeline(transaction=False) as pipe:
             for payload in payloads:
                 pipe.publish(CHANNEL, payload)
@@ -149,7 +147,5 @@ class RedisBus(TableBus):
             await client.aclose()
 
     def close(self) -> None:
-        """Close the blocking client (after the last announcement from the store)."""
-        client, self._blocking = self._blocking, None
-        if client is not None:
-            client.close()
+        """Close the blocking client's connections (after the store's last announcement)."""
+        self._blocking.close()
