@@ -26,10 +26,11 @@ import logging
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..store import CHANNEL, Store
+from ..announce import CHANNEL
+from ..store import Store
 
 if TYPE_CHECKING:
-    from ..store import Publisher
+    from ..announce import Publisher
 
 __all__ = ["KEEPALIVES", "NOT_LISTENING", "PgBus", "TableBus", "connect_args", "make_bus"]
 

@@ -21,7 +21,7 @@ import socket
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
-from ..store import CHANNEL
+from ..announce import CHANNEL
 from .bus import KEEPALIVES, TableBus
 
 if TYPE_CHECKING:
