@@ -47,11 +47,16 @@ def _pg_url() -> str:
     return url
 
 
+def _metric(server: Server, sample: str) -> float:
+    """A sample of the server's /metrics (0 if it has none yet)."""
+    body = httpx.get(server.base + "/metrics", timeout=10, trust_env=False).text
+    found = re.search(rf"^{re.escape(sample)} (\S+)$", body, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
 def _followed(server: Server) -> float:
     """How many actions the server applied straight from another process's announcement."""
-    body = httpx.get(server.base + "/metrics", timeout=10, trust_env=False).text
-    found = re.search(r'^hollywood_gin_following_total\{what="followed"\} (\S+)$', body, re.M)
-    return float(found.group(1)) if found else 0.0
+    return _metric(server, 'hollywood_gin_following_total{what="followed"}')
 
 
 def _ready(server: Server) -> httpx.Response:
@@ -169,9 +174,10 @@ def _pings(client: Any) -> bool:
 
 def test_a_lost_redis_is_not_ready_and_is_followed_again_once_back(
         own_redis: tuple[str, Callable[[], None], Callable[[], None]]) -> None:
-    """Redis stops under a running server: /readyz names Redis, a move committed meanwhile
-    (by another process, which cannot announce it) still reaches the seat, and once Redis
-    is back the server subscribes again: readiness, and announcements followed."""
+    """Redis stops under a running server: /readyz names Redis; a move made there is
+    saved and answered all the same (its announcement fails, counted), and one committed
+    by another process, which cannot announce it either, still reaches the seats; once
+    Redis is back the server subscribes again: ready, and announcements followed."""
     from hollywood_gin.web.redisbus import RedisBus
 
     url, stop, start = own_redis
@@ -182,12 +188,17 @@ def test_a_lost_redis_is_not_ready_and_is_followed_again_once_back(
     try:
         made = server.create(opponent="friend", name="Ann")
         a = Seat(server, made["table"], made["token"])
+        b = Seat(server, made["table"], server.join(made["table"], made["invite"])["token"])
         assert _ready(server).status_code == 200
 
         stop()
         ready = _until(lambda: (r := _ready(server)).status_code == 503 and r,
                        "/readyz did not notice Redis had gone")
         assert ready.json()["ready"] is False and "unreachable" in ready.json()["redis"]
+        errors = _metric(server, "hollywood_gin_db_errors_total")
+        assert step_friend(a, b) == "action"  # committed and shown; not announced
+        _until(lambda: _metric(server, "hollywood_gin_db_errors_total") == errors + 1,
+               "the failed announcement was not counted")  # it comes after the answer
 
         def move() -> int:
             """The next move (the first legal one), made by the other process; its seq."""
@@ -199,13 +210,14 @@ def test_a_lost_redis_is_not_ready_and_is_followed_again_once_back(
 
         seq = move()  # not announced (Redis is away): caught up from the log
         start()
-        wait_seq([a], seq + 1)  # on subscribing again (or at the periodic sweep)
+        wait_seq([a, b], seq + 1)  # on subscribing again (or at the periodic sweep)
         assert _until(lambda: _ready(server).status_code == 200, "not ready again")
         followed = _followed(server)
         seq = move()
         wait_seq([a], seq + 1)
         assert _followed(server) == followed + 1  # heard through Redis again
         a.close()
+        b.close()
     finally:
         other.publisher.close()
         other.close()
