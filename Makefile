@@ -26,13 +26,15 @@ lint: $(VENV)/.test-installed
 	$(BIN)/python -m ruff check src tests benchmarks
 	$(BIN)/python -m mypy
 
-# The web tests need Debian's Chromium and a PostgreSQL server, the deployment tests nginx,
-# Caddy and systemd-analyze; .ci/browser.sh, .ci/deploy.sh and .ci/postgres.sh install them
-# when missing (with apt-get, as root) and start PostgreSQL.
+# The web tests need Debian's Chromium, a PostgreSQL server and a Redis server (serve --bus
+# redis://), the deployment tests nginx, Caddy and systemd-analyze; .ci/browser.sh,
+# .ci/deploy.sh, .ci/postgres.sh and .ci/redis.sh install them when missing (with apt-get,
+# as root) and start PostgreSQL and Redis.
 test: lint
 	bash .ci/browser.sh >/dev/null
 	bash .ci/deploy.sh
-	eval "$$(bash .ci/postgres.sh)" && $(BIN)/python -m pytest -n 2 --dist loadfile
+	eval "$$(bash .ci/postgres.sh)" && eval "$$(bash .ci/redis.sh)" && \
+	  $(BIN)/python -m pytest -n 2 --dist loadfile
 
 # Translations (docs/i18n/README.md): extract every marked message into the template, then
 # merge it into each language's .po (new messages come in empty, changed ones fuzzy; the

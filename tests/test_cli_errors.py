@@ -263,6 +263,8 @@ def test_replay_into_head_prints_its_first_line_quietly() -> None:
     ("sqlalchemy", ["review", "--saved", "abcd", "--db", "sqlite://"], "store"),
     ("sqlalchemy", ["play"], "play"),
     ("psycopg", ["stats", "--db", "postgresql+psycopg://u:p@127.0.0.1:9/x"], "postgres"),
+    ("redis", ["serve", "--db", "postgresql+psycopg://u:p@127.0.0.1:9/x", "--bus",
+               "redis://127.0.0.1:9/0"], "redis"),
     ("matplotlib", ["arena", "random", "random", "--hands", "2", "--plot", "x.png"], "plot"),
     ("matplotlib", ["stats", "--plot", "x.png"], "plot"),
     ("ray", ["arena", "random", "random", "--hands", "2", "--ray", "auto"], "cluster"),

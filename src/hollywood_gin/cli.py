@@ -50,6 +50,7 @@ EXTRA_MODULES: dict[str, frozenset[str]] = {
     "web": frozenset({"sqlalchemy", "alembic", "platformdirs", "starlette", "uvicorn",
                       "prometheus_client", "markdown_it", "orjson"}),
     "postgres": frozenset({"psycopg"}),
+    "redis": frozenset({"redis"}),
     "plot": frozenset({"matplotlib"}),
     "openspiel": frozenset({"pyspiel", "numpy"}),
     "rl": frozenset({"pettingzoo", "gymnasium", "numpy"}),

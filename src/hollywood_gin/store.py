@@ -44,6 +44,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from .actions import Action, parse_action
+from .announce import (
+    CHANNEL,
+    Announcement,
+    Publisher,
+    action_line,
+    parse_announcement,
+    split_payloads,
+)
 from .errors import HollywoodGinError, IllegalActionError
 from .hand import HandResult
 from .match import Match
@@ -65,6 +73,7 @@ __all__ = [
     "Announcement",
     "PendingAction",
     "PersistentMatch",
+    "Publisher",
     "ReviewRow",
     "Store",
     "StoreConflict",
@@ -76,13 +85,6 @@ __all__ = [
 ]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
-#: The PostgreSQL channel on which a store that announces (``Store.announce``) says what
-#: it committed, in the same transaction (NOTIFY is delivered at COMMIT, and only then):
-#: server processes LISTEN on it (``hollywood_gin.web.bus``).
-CHANNEL = "hg_tables"
-#: PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: longer announcements are
-#: split into several.
-_PAYLOAD_LIMIT = 7800
 
 
 #: A batch of actions committed in one statement (PostgreSQL): the batch's rows, unnested
@@ -224,42 +226,6 @@ class PendingAction:
     finished: tuple[int | None, tuple[int, int]] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Announcement:
-    """One line of a NOTIFY payload: ``kind`` is ``a`` (an action committed: its ``seq``,
-    ``hand_number``, ``player`` and ``action``), ``m`` (the match's row changed: meta,
-    status or seats) or ``l`` (its bot lease was released)."""
-
-    kind: str
-    match_id: str
-    seq: int = -1
-    hand_number: int = 0
-    player: int = 0
-    action: str = ""
-
-
-def _action_line(item: PendingAction) -> str:
-    return f"a {item.match_id} {item.seq} {item.hand_number} {item.player} {item.action}"
-
-
-def parse_announcement(payload: str) -> tuple[str, list[Announcement]]:
-    """The sender and the lines of a payload on :data:`CHANNEL` (lines it cannot read are
-    skipped: a listener must never fail on a payload)."""
-    sender, _, body = payload.partition("\n")
-    out = []
-    for line in body.split("\n"):
-        kind, _, rest = line.partition(" ")
-        try:
-            if kind == "a":
-                match_id, seq, hand, player, action = rest.split(" ", 4)
-                out.append(Announcement("a", match_id, int(seq), int(hand), int(player), action))
-            elif kind in ("m", "l") and rest:
-                out.append(Announcement(kind, rest))
-        except ValueError:
-            continue
-    return sender, out
-
-
 class Store:
     """A connection to the saved-games database.
 
@@ -271,9 +237,11 @@ class Store:
 
     def __init__(self, url: str | None = None) -> None:
         self.url = url or default_url()
-        #: Set to a sender id to NOTIFY :data:`CHANNEL` of every change (PostgreSQL only):
-        #: what a server process does so that the others serving a table follow it.
+        #: Set to a sender id to announce every change on :data:`CHANNEL` (PostgreSQL
+        #: only): what a server process does so that the others serving a table follow it.
         self.announce: str | None = None
+        #: Where announcements go if not to PostgreSQL's NOTIFY (``serve --bus redis://``).
+        self.publisher: Publisher | None = None
         try:
             kwargs: dict[str, Any] = {"future": True}
             if self.url.startswith("sqlite"):
@@ -352,31 +320,29 @@ class Store:
         if not lines or self.announce is None or not self.postgresql:
             return
         try:
+            if self.publisher is not None:
+                self.publisher.publish_blocking(self._payloads(lines))
+                return
             with self._autocommit.connect() as conn:
                 conn.exec_driver_sql(*self._announcement_of(lines))
         except Exception as exc:
             log.warning("announcing %d committed changes failed (%s): the other processes "
                         "catch up from the log", len(lines), type(exc).__name__)
 
+    def payloads(self, landed: Sequence[PendingAction]) -> list[str]:
+        """The announcement of actions committed already, as payloads (for a publisher)."""
+        return self._payloads([action_line(i) for i in landed])
+
     def _payloads(self, lines: Sequence[str]) -> list[str]:
         """``lines`` in payloads under PostgreSQL's limit, each headed by the sender."""
-        sender = self.announce or ""
-        payloads, current, size = [], [sender], len(sender)
-        for line in lines:
-            if size + len(line) + 1 > _PAYLOAD_LIMIT and len(current) > 1:
-                payloads.append("\n".join(current))
-                current, size = [sender], len(sender)
-            current.append(line)
-            size += len(line) + 1
-        payloads.append("\n".join(current))
-        return payloads
+        return split_payloads(self.announce or "", lines)
 
     def announcement(self, landed: Sequence[PendingAction]) -> tuple[str, dict[str, Any]]:
         """The statement (psycopg's style) that announces actions committed already, and its
         parameters: for a writer that commits a batch without announcing it
         (``commit_statement(..., announce=False)``) and announces it right after, in a
         transaction of its own that need not wait for the disk."""
-        return self._announcement_of([_action_line(i) for i in landed])
+        return self._announcement_of([action_line(i) for i in landed])
 
     def _announcement_of(self, lines: Sequence[str]) -> tuple[str, dict[str, Any]]:
         return _ANNOUNCE_AFTER_SQL, {"channel": CHANNEL, "payloads": self._payloads(lines)}
@@ -469,7 +435,7 @@ class Store:
         sql, params = self.commit_statement(pending, now, announce=False)
         with self._autocommit.connect() as conn:
             landed = set(conn.exec_driver_sql(sql, params).scalar() or ())
-        self._announce_now([_action_line(i) for i in pending if i.match_id in landed])
+        self._announce_now([action_line(i) for i in pending if i.match_id in landed])
         return {item.match_id for item in pending} - landed
 
     def commit_statement(self, pending: Sequence[PendingAction], now: float | None = None,
@@ -548,7 +514,7 @@ class Store:
         for item in todo:
             if item.finished is not None or item.hand_result is not None:
                 self._finish_in(conn, item, now)
-        self._notify(conn, [_action_line(item) for item in todo])
+        self._notify(conn, [action_line(item) for item in todo])
         return stale
 
     def _finish_in(self, conn: Connection, item: PendingAction, now: float) -> None:
@@ -610,7 +576,7 @@ class Store:
                 winner=hand_result.winner, knocker=hand_result.knocker,
                 points=hand_result.points,
             ))
-        self._notify(conn, [_action_line(item)])
+        self._notify(conn, [action_line(item)])
 
     def truncate(self, match_id: str, keep: int) -> None:
         """Forget every action from ``keep`` on (undo), and the results of the hands they ended."""

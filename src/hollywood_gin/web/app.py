@@ -132,6 +132,7 @@ def create_app(
     review_settings: ReviewSettings | None = None,
     review_workers: int = 1,
     lease_seconds: float = LEASE_SECONDS,
+    bus: str | None = None,
 ) -> Starlette:
     """The web app over one store.
 
@@ -145,10 +146,12 @@ def create_app(
     review looks and ``review_workers`` the processes that make reviews (reviews.py).
     ``lease_seconds``: how long a process's claim to play the computer at a table
     outlives its last renewal (how soon another process takes over from one that died).
+    ``bus``: a ``redis://`` URL to hear the other processes through Redis pub/sub (on
+    PostgreSQL; None: PostgreSQL's own LISTEN/NOTIFY).
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay,
-                           lease_seconds=lease_seconds)
+                           lease_seconds=lease_seconds, bus_url=bus)
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
     reviewer = Reviewer(manager, settings=review_settings, workers=review_workers)
     lobby = Lobby(manager, reviewer.method)

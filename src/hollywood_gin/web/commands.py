@@ -33,6 +33,8 @@ DB_ENV = "HOLLYWOOD_GIN_DB"
 ORIGINS_ENV = "HOLLYWOOD_GIN_ORIGINS"
 #: The default of --workers: a deployment's environment file sets it for every unit.
 WORKERS_ENV = "HOLLYWOOD_GIN_WORKERS"
+#: The default of --bus: every unit of a deployment hears the others the same way.
+BUS_ENV = "HOLLYWOOD_GIN_BUS"
 MAX_WORKERS = 64
 #: Uvicorn closes a frame past this with code 1009; the app answers smaller oversized
 #: frames (over its own 4 KiB limit) with a ``too_large`` error frame.
@@ -97,6 +99,53 @@ def _workers(given: int | None) -> int:
         raise HollywoodGinError(f"${WORKERS_ENV}: {exc}") from None
 
 
+def _bus(text: str) -> str:
+    """A --bus value: ``postgresql`` (PostgreSQL's LISTEN/NOTIFY, the default) or a Redis
+    URL (checked here for its form; whether Redis answers, when serve starts)."""
+    if text == "postgresql":
+        return text
+    problem = _redis_url_problem(text)
+    if problem is not None:
+        # The operator's, like serve's --help: English.
+        raise argparse.ArgumentTypeError(
+            f"it must be postgresql or a Redis URL like redis://127.0.0.1:6379/0, not "
+            f"'{_safe(text)}': {problem}")
+    return text
+
+
+def _redis_url_problem(url: str) -> str | None:
+    """What is wrong with the form of a Redis URL (for the operator), or None."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        return f"it is not a URL ({exc})"
+    if parts.scheme not in ("redis", "rediss"):
+        return "it must be a redis:// (or rediss://) URL"
+    if not parts.hostname:
+        return "it names no host"
+    if port == 0:
+        return "its port must be 1 to 65535"
+    path = parts.path.strip("/")
+    if path and not path.isdigit():
+        return f"its database must be a number, not {path!r}"
+    return None
+
+
+def _bus_url(given: str | None) -> str | None:
+    """The Redis URL of --bus, else of ``$HOLLYWOOD_GIN_BUS`` (checked like --bus); None
+    for PostgreSQL's own LISTEN/NOTIFY."""
+    text = given
+    if text is None:
+        text = os.environ.get(BUS_ENV, "").strip() or None
+        if text is not None:
+            try:
+                _bus(text)
+            except argparse.ArgumentTypeError as exc:
+                raise HollywoodGinError(f"${BUS_ENV}: {exc}") from None
+    return None if text in (None, "postgresql") else text
+
+
 def _check_address(host: str, port: int) -> None:
     """Refuse, in one line and before anything starts, an address the server could not
     listen on (uvicorn would log its failure over several lines after starting up)."""
@@ -124,6 +173,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from .solo import SqliteLock, sqlite_path
     from .worker import SERVE_ENV
 
+    bus = _bus_url(args.bus)
+    if bus is not None:
+        import redis  # noqa: F401  # the redis extra, named before anything starts
     if not args.host.strip():
         raise HollywoodGinError(_("--host must not be empty"))
     _check_address(args.host, args.port)
@@ -135,7 +187,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         "allowed_origins": origins, "bot_delay": args.bot_delay,
         "message_rate": args.message_rate, "message_burst": args.message_burst,
         "table_rate": args.table_rate, "table_burst": args.table_burst,
-        "pending_sockets": args.pending_sockets, "review_workers": args.review_workers}
+        "pending_sockets": args.pending_sockets, "review_workers": args.review_workers,
+        "bus": bus}
     run: dict[str, Any] = {"host": args.host, "port": args.port, "ws_max_size": WS_MAX_SIZE,
                            "ws_per_message_deflate": WS_DEFLATE, "log_config": config,
                            "access_log": args.access_log, "lifespan": "on"}
@@ -148,7 +201,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                 raise HollywoodGinError(_(
                     "--workers {n} needs PostgreSQL: SQLite serves one process "
                     "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=workers))
+            if bus is not None:
+                raise HollywoodGinError(
+                    f"--bus {_safe(bus)} needs PostgreSQL: SQLite serves one process, which "
+                    f"hears its own changes (--db postgresql+psycopg://USER:PASS@HOST/DB)")
             stack.enter_context(SqliteLock(database))
+        if bus is not None:  # refused now, in one line, rather than retried forever
+            from .redisbus import check_redis
+
+            problem = check_redis(bus)
+            if problem is not None:
+                raise HollywoodGinError(
+                    f"cannot reach Redis at {_safe(bus)} (--bus): {problem}")
         store = Store(url)  # checks the database and its schema, once, before any worker
         stack.callback(store.close)
         where = f"http://{args.host}:{args.port}/"
@@ -218,6 +282,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help=f"server processes on this machine, sharing the port (default: "
                        f"${WORKERS_ENV}, else 1); more than one needs PostgreSQL. Several "
                        "machines may serve the same --db too")
+    serve.add_argument("--bus", type=_bus, default=None, metavar="URL",
+                       help=f"how the processes hear each other's moves: postgresql "
+                       f"(LISTEN/NOTIFY, the default) or redis://HOST:PORT/DB (Redis pub/sub: "
+                       f"many processes; needs the redis extra and PostgreSQL) (default: "
+                       f"${BUS_ENV}, else postgresql)")
     serve.add_argument("--bot-delay", type=number(0, 10), default=0.6, metavar="SECONDS",
                        help="pause before each computer action, 0 to 10 (0.6)")
     serve.add_argument("--message-rate", type=number(0), default=MESSAGE_RATE,

@@ -122,7 +122,14 @@ class StoreRunner:
         commits of many processes do not queue for PostgreSQL's NOTIFY lock one disk flush
         at a time.  Should it fail, or the process die first, the other processes still
         catch up: the table's next announcement shows them a gap, a reconnecting seat
-        reads the log."""
+        reads the log.  With a ``publisher`` (the Redis bus) the same payloads go there."""
+        publisher = self.store.publisher
+        if publisher is not None:  # the Redis bus: whatever fails there is its transport's
+            try:
+                await publisher.publish(self.store.payloads(landed))
+            except Exception as exc:
+                self._announce_failed(landed, exc)
+            return
         import psycopg
 
         try:
@@ -134,13 +141,16 @@ class StoreRunner:
             sql, params = self.store.announcement(landed)
             await self._notifier.execute(sql, params)
         except psycopg.Error as exc:  # committed all the same: the caller must not retry
-            self.db_error("announce", exc)
-            log.warning("announcing %d committed actions failed (%s): the other processes "
-                        "catch up at the next one", len(landed), type(exc).__name__)
+            self._announce_failed(landed, exc)
             conn, self._notifier = self._notifier, None
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.close()
+
+    def _announce_failed(self, landed: list[PendingAction], exc: BaseException) -> None:
+        self.db_error("announce", exc)
+        log.warning("announcing %d committed actions failed (%s): the other processes "
+                    "catch up at the next one", len(landed), type(exc).__name__)
 
     async def close_writer(self) -> None:
         """Close the writer's connections (new ones are made at the next commit), once the

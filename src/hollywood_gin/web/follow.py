@@ -1,4 +1,5 @@
-"""Following the other processes that serve the same tables (PostgreSQL).
+"""Following the other processes that serve the same tables (PostgreSQL; the bus between
+them PostgreSQL's own or Redis, :mod:`.bus`).
 
 :class:`Following` is the table manager's registry of live tables and what keeps them
 true when another process changes one: the announcements its :class:`~.bus.TableBus`
@@ -21,8 +22,9 @@ import logging
 import secrets
 from collections.abc import Callable
 
+from ..errors import HollywoodGinError
 from ..store import PersistentMatch, Store, StoredAction, StoreError, parse_announcement
-from .bus import TableBus
+from .bus import TableBus, make_bus
 from .commit import StoreRunner
 from .leases import LEASE_SECONDS, Leases
 from .live import Table, deal_if_decided
@@ -42,8 +44,12 @@ class Following(StoreRunner):
 
     def __init__(self, store: Store, store_workers: int | None = None,
                  lease_seconds: float = LEASE_SECONDS,
-                 sweep_seconds: float = SWEEP_SECONDS) -> None:
+                 sweep_seconds: float = SWEEP_SECONDS, bus_url: str | None = None) -> None:
+        if bus_url is not None and not store.postgresql:
+            raise HollywoodGinError("a Redis bus (--bus) needs PostgreSQL: SQLite serves "
+                                    "one process, which hears its own changes")
         super().__init__(store, store_workers)
+        self.bus_url = bus_url  # None: PostgreSQL's LISTEN/NOTIFY
         self.sweep_seconds = sweep_seconds
         self._sweeper: asyncio.Task[None] | None = None
         self._tables: dict[str, Table] = {}
@@ -66,7 +72,8 @@ class Following(StoreRunner):
         """Listen for the other processes' changes (PostgreSQL); waits a little for the
         listening connection, so that a server is following before it serves."""
         if self.shared and self.bus is None:
-            self.bus = TableBus(self.store, self.follow, self._resync_all)
+            self.bus = make_bus(self.store, self.bus_url, self.follow, self._resync_all)
+            self.store.publisher = self.bus.publisher
             self.bus.start()
             await self.bus.wait_connected(5.0)
         if self.shared and self._sweeper is None:
@@ -78,10 +85,10 @@ class Following(StoreRunner):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
+        await self.close_writer()  # its last announcement, on the bus still
         if self.bus is not None:
             await self.bus.stop()
             self.bus = None
-        await self.close_writer()
 
     def close(self) -> None:
         for table in self._tables.values():
@@ -89,7 +96,10 @@ class Following(StoreRunner):
                 table.bot_task.cancel()
             if table.catching is not None:
                 table.catching.cancel()
-        self.leases.release_all()
+        self.leases.release_all()  # announced: the store's publisher is kept for that
+        publisher, self.store.publisher = self.store.publisher, None
+        if publisher is not None:
+            publisher.close()
         super().close()
 
     def live(self, table_id: str) -> Table | None:

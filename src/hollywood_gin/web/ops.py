@@ -4,8 +4,9 @@ structured logs.
 - ``/healthz``: liveness, answered by the event loop alone (restart the process if not).
 - ``/readyz``: the database answers a real query (the schema revision) within
   :data:`READY_TIMEOUT` seconds, is at this release's schema, and (PostgreSQL) the
-  process is listening for the other processes' changes; 503 otherwise (take the
-  process out of the proxy's rotation, do not restart it).
+  process is listening for the other processes' changes (with ``--bus redis://``, Redis
+  answers a PING too: ``{"redis": "unreachable ..."}``); 503 otherwise (take the process
+  out of the proxy's rotation, do not restart it).
 - ``/metrics``: Prometheus text (``prometheus_client``, a registry per app): tables open,
   seats connected, actions (a counter: ``rate()`` gives actions per second), the action
   latency histogram, database errors, tables created, hands ended, WebSockets, following
@@ -57,6 +58,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..schema import SCHEMA_REVISION, schema_revision
 from ..store import PendingAction, Store
+from .bus import NOT_LISTENING
 
 if TYPE_CHECKING:
     from .tables import Table, TableManager
@@ -438,10 +440,21 @@ class Ops:
         if revision != SCHEMA_REVISION:
             return JSONResponse({"ready": False, "database": f"schema {revision}, this "
                                  f"release needs {SCHEMA_REVISION}"}, status_code=503)
-        if not self.listening():  # its players would not see the other processes' moves
-            return JSONResponse({"ready": False, "database": "not listening for the other "
-                                 "processes' changes (reconnecting)"}, status_code=503)
+        problem = await self._bus_problem()
+        if problem is not None:  # its players would not see the other processes' moves
+            return JSONResponse({"ready": False, **problem}, status_code=503)
         return JSONResponse({"ready": True, "schema": revision})
+
+    async def _bus_problem(self) -> dict[str, str] | None:
+        """What keeps this process from hearing the others, under the name of what is
+        wrong (``database``, ``redis``), or None (and always None alone on SQLite)."""
+        manager = self.manager
+        if manager is None or not manager.shared:
+            return None
+        if manager.bus is None:
+            return {"database": NOT_LISTENING}
+        problem = await manager.bus.problem(READY_TIMEOUT)
+        return None if problem is None else {manager.bus.ready_key: problem}
 
     async def render_metrics(self, request: Request) -> Response:
         # On the event loop, like the tables the gauges read.

@@ -89,10 +89,11 @@ class TableManager(Following):
         bot_delay: float = 0.6,
         store_workers: int | None = None,
         lease_seconds: float = LEASE_SECONDS,
+        bus_url: str | None = None,
     ) -> None:
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
-        super().__init__(store, store_workers, lease_seconds)
+        super().__init__(store, store_workers, lease_seconds, bus_url=bus_url)
         self.on_commit: Callable[[Table, PendingAction, float], None] | None = None  # ops
 
     # -- new tables ---------------------------------------------------------------------------
