@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from tui_helpers import SIZE, human_turn, play_to_hand_end, screen_text, settle
 
 from hollywood_gin.actions import Action, Discard, Knock, TakeDiscard
@@ -19,13 +16,6 @@ from hollywood_gin.sheet import ScoreSheet
 from hollywood_gin.store import Store
 from hollywood_gin.tui.app import KEY_NAMES, GinApp, HandEndScreen, HelpScreen, MatchEndScreen
 from hollywood_gin.tui.session import COMPUTER, default_hint
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
 
 
 def make_app(store: Store, *, seed: int = 11, level: int = 1, rules: Rules | None = None,

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 from textual.widgets import Button, Static
@@ -24,13 +23,6 @@ from hollywood_gin.tui.words import gin_allowed, knock_options
 KEYS = ["t", "x", "s", "enter", "d", "space", "k", "g", "1", "5", "0", "minus", "left",
         "right"]
 LETTER_CARD = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9TJQKA])[shdc](?!\w)")
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
 
 
 def legal_keys(view: HandView) -> set[str]:

@@ -23,13 +23,6 @@ from hollywood_gin.tui.language import SYSTEM, LanguageScreen
 from hollywood_gin.tui.newmatch import NewMatchScreen
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
-
-
 @pytest.fixture(autouse=True)
 def config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv(settings.ENV, str(tmp_path / "config"))

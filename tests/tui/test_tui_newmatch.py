@@ -5,23 +5,13 @@ rules' validation and nothing starts; the rules are saved with the match and sho
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from textual.widgets import Input, Select, Static
 from tui_helpers import screen_text, settle
 
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
 from hollywood_gin.store import Store
 from hollywood_gin.tui.app import GinApp, HelpScreen, NewMatchScreen, RulesScreen
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
 
 
 async def _opened(pilot: object, app: GinApp) -> NewMatchScreen:

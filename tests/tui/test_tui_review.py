@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -24,13 +22,6 @@ from hollywood_gin.tui.review import GRADE_MARKS, ReviewScreen
 FAST = ReviewSettings(min_deals=2, max_deals=4, batch=2)
 #: One game to one point: the first won hand ends the match.
 SHORT = Rules(columns=1, game_target=1)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
 
 
 def make_app(store: Store, *, seed: int, rules: Rules | None = None) -> GinApp:

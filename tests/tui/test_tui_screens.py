@@ -5,8 +5,6 @@ scrolls while the buttons stay in sight (issue 11, §3)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from textual.widgets import Button, Input, Select, Static
@@ -31,13 +29,6 @@ from hollywood_gin.tui.app import (
 from hollywood_gin.tui.session import COMPUTER, GameSession
 
 SIZES = [(80, 24), (100, 30), (120, 40)]
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    store.close()
 
 
 def long_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
