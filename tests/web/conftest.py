@@ -7,27 +7,13 @@ so no run can pass without it.
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hg_web_support import CHROMIUM, CHROMIUM_ARGS, Server
-
-PG_ENV = "HOLLYWOOD_GIN_TEST_PG"
-
-
-def _pg_url() -> str:
-    url = os.environ.get(PG_ENV, "")
-    if not url:
-        message = (f"{PG_ENV} is not set: start PostgreSQL with `eval \"$(bash .ci/postgres.sh)\"` "
-                   "to run the PostgreSQL half of the web tests")
-        pytest.fail(message)
-    if not url.startswith("postgresql"):
-        pytest.fail(f"{PG_ENV} must be a postgresql URL, not {url!r}")
-    return url
+from hg_web_support import CHROMIUM, CHROMIUM_ARGS, Server, pg_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,7 +21,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database URL: a fresh SQLite file, or the test PostgreSQL server."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'games.db'}"
-    return _pg_url()
+    return pg_url()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"], scope="module")
@@ -43,7 +29,7 @@ def module_store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.Te
                      ) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path_factory.mktemp('db') / 'games.db'}"
-    return _pg_url()
+    return pg_url()
 
 
 @pytest.fixture(scope="module")

@@ -80,6 +80,23 @@ def choose(frame: dict[str, Any]) -> str | None:
     return "discard " + str(best["card"])
 
 
+PG_ENV = "HOLLYWOOD_GIN_TEST_PG"
+
+
+def pg_url() -> str:
+    """The test PostgreSQL's URL; unset or not PostgreSQL, the test FAILS (``make test``
+    sets it up), so no run passes without it."""
+    import pytest
+
+    url = os.environ.get(PG_ENV, "")
+    if not url:
+        pytest.fail(f"{PG_ENV} is not set: start PostgreSQL with `eval \"$(bash "
+                    ".ci/postgres.sh)\"` to run the PostgreSQL half of the web tests")
+    if not url.startswith("postgresql"):
+        pytest.fail(f"{PG_ENV} must be a postgresql URL, not {url!r}")
+    return url
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -24,6 +24,7 @@ from hg_web_support import (
     Seat,
     Server,
     choose,
+    pg_url,
     step_friend,
     wait_seq,
 )
@@ -34,17 +35,9 @@ from hollywood_gin.store import Store
 LEASE = 3.0  # seconds: a dead holder's lease expires soon
 
 
-def _pg_url() -> str:
-    url = os.environ.get("HOLLYWOOD_GIN_TEST_PG", "")
-    if not url.startswith("postgresql"):
-        pytest.fail("HOLLYWOOD_GIN_TEST_PG must be a postgresql URL (`eval \"$(bash "
-                    ".ci/postgres.sh)\"`): several processes share a table only there")
-    return url
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[list[Server]]:
-    servers = [Server(_pg_url(), cli=False, bot_delay=1.0,
+    servers = [Server(pg_url(), cli=False, bot_delay=1.0,
                       args=("--lease-seconds", str(LEASE))) for _ in range(3)]
     try:
         for server in servers:
@@ -57,7 +50,7 @@ def cluster() -> Iterator[list[Server]]:
 
 @pytest.fixture(scope="module")
 def store() -> Iterator[Store]:
-    s = Store(_pg_url())
+    s = Store(pg_url())
     yield s
     s.close()
 
@@ -188,7 +181,7 @@ def test_a_lost_announcement_is_caught_up_from_the_log(cluster: list[Server],
     wait_seq([mover], seq)
     action = choose(mover.state)  # type: ignore[arg-type]
     assert action is not None
-    quiet = Store(_pg_url())  # no ``announce``: it commits without a word
+    quiet = Store(pg_url())  # no ``announce``: it commits without a word
     try:
         assert quiet.announce is None
         quiet.open_match(made["table"]).act(parse_action(action), to_act)
@@ -391,7 +384,7 @@ def test_two_browsers_behind_one_address_play_on_different_workers(browser: Any)
     Both pages go to the same address; the kernel hands each WebSocket to a worker (Bob's
     page is reloaded until his lands on another worker than Ann's), and the hand is played
     across the two, each move on the other page."""
-    server = Server(_pg_url(), args=("--workers", "3", "--log-format", "json",
+    server = Server(pg_url(), args=("--workers", "3", "--log-format", "json",
                                      "--log-level", "info"))
     server.start()
     host_ctx, guest_ctx = browser.new_context(), browser.new_context()

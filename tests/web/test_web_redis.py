@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hg_web_support import Seat, Server, free_port, step_friend, wait_seq
+from hg_web_support import Seat, Server, free_port, pg_url, step_friend, wait_seq
 
 from hollywood_gin.cli import main
 from hollywood_gin.store import CHANNEL, Store, parse_announcement
@@ -36,14 +36,6 @@ def _redis_url() -> str:
     if not url.startswith("redis://"):
         pytest.fail(f"{REDIS_ENV} must be a redis:// URL: start Redis with `eval \"$(bash "
                     f".ci/redis.sh)\"` to test serve --bus (got {url!r})")
-    return url
-
-
-def _pg_url() -> str:
-    url = os.environ.get("HOLLYWOOD_GIN_TEST_PG", "")
-    if not url.startswith("postgresql"):
-        pytest.fail("HOLLYWOOD_GIN_TEST_PG must be a postgresql URL (`eval \"$(bash "
-                    ".ci/postgres.sh)\"`): several processes share a table only there")
     return url
 
 
@@ -81,9 +73,9 @@ def test_a_move_at_one_process_reaches_a_seat_at_the_other_through_redis() -> No
     redis_url = _redis_url()
     heard = redis.Redis.from_url(redis_url, decode_responses=True).pubsub()
     heard.subscribe(CHANNEL)
-    notified = psycopg.connect(_pg_url().replace("+psycopg", ""), autocommit=True)
+    notified = psycopg.connect(pg_url().replace("+psycopg", ""), autocommit=True)
     notified.execute(f"LISTEN {CHANNEL}")
-    servers = [Server(_pg_url(), args=("--bus", redis_url)) for _ in range(2)]
+    servers = [Server(pg_url(), args=("--bus", redis_url)) for _ in range(2)]
     try:
         with ThreadPoolExecutor(2) as pool:  # side by side: a start is most of the cost
             list(pool.map(Server.start, servers))
@@ -181,8 +173,8 @@ def test_a_lost_redis_is_not_ready_and_is_followed_again_once_back(
     from hollywood_gin.web.redisbus import RedisBus
 
     url, stop, start = own_redis
-    server = Server(_pg_url(), args=("--bus", url)).start()
-    other = Store(_pg_url())  # another process, announcing through the same Redis
+    server = Server(pg_url(), args=("--bus", url)).start()
+    other = Store(pg_url())  # another process, announcing through the same Redis
     other.announce = "another"
     other.publisher = RedisBus(url, lambda payload: None, lambda: None)
     try:
@@ -248,7 +240,7 @@ def test_a_redis_bus_on_sqlite_is_refused(capsys: pytest.CaptureFixture[str],
 
 def test_an_unreachable_or_malformed_bus_is_refused(capsys: pytest.CaptureFixture[str],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    port, db = free_port(), _pg_url()
+    port, db = free_port(), pg_url()
     nowhere = f"redis://user:secret@127.0.0.1:{free_port()}/0"
     line = _one_line(capsys, ["serve", "--db", db, "--bus", nowhere, "--port", str(port)])
     assert "cannot reach Redis at redis://***@127.0.0.1:" in line and "(--bus)" in line

@@ -15,15 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from hg_web_support import Seat, Server, env, free_port, step_friend
-
-
-def _pg_url() -> str:
-    url = os.environ.get("HOLLYWOOD_GIN_TEST_PG", "")
-    if not url.startswith("postgresql"):
-        pytest.fail("HOLLYWOOD_GIN_TEST_PG must be a postgresql URL (`eval \"$(bash "
-                    ".ci/postgres.sh)\"`)")
-    return url
+from hg_web_support import Seat, Server, env, free_port, pg_url, step_friend
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -73,7 +65,7 @@ def _workers(pid: int) -> set[int]:
 
 
 def test_serve_workers_share_the_port_and_sum_their_metrics() -> None:
-    server = Server(_pg_url(), args=("--workers", "2", "--table-rate", "0"))
+    server = Server(pg_url(), args=("--workers", "2", "--table-rate", "0"))
     server.start()
     try:
         assert server.proc is not None
