@@ -97,6 +97,20 @@ def pg_url() -> str:
     return url
 
 
+REDIS_ENV = "HOLLYWOOD_GIN_TEST_REDIS"
+
+
+def redis_url() -> str:
+    """The test Redis's URL, for ``serve --bus``; unset, the test FAILS."""
+    import pytest
+
+    url = os.environ.get(REDIS_ENV, "")
+    if not url.startswith("redis://"):
+        pytest.fail(f"{REDIS_ENV} must be a redis:// URL: start Redis with `eval \"$(bash "
+                    f".ci/redis.sh)\"` to test serve --bus (got {url!r})")
+    return url
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

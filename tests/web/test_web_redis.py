@@ -11,7 +11,6 @@ unset, these tests FAIL.  The outage test starts a Redis of its own, from the sa
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -23,20 +22,10 @@ from typing import Any
 
 import httpx
 import pytest
-from hg_web_support import Seat, Server, free_port, pg_url, step_friend, wait_seq
+from hg_web_support import Seat, Server, free_port, pg_url, redis_url, step_friend, wait_seq
 
 from hollywood_gin.cli import main
 from hollywood_gin.store import CHANNEL, Store, parse_announcement
-
-REDIS_ENV = "HOLLYWOOD_GIN_TEST_REDIS"
-
-
-def _redis_url() -> str:
-    url = os.environ.get(REDIS_ENV, "")
-    if not url.startswith("redis://"):
-        pytest.fail(f"{REDIS_ENV} must be a redis:// URL: start Redis with `eval \"$(bash "
-                    f".ci/redis.sh)\"` to test serve --bus (got {url!r})")
-    return url
 
 
 def _metric(server: Server, sample: str) -> float:
@@ -70,12 +59,12 @@ def test_a_move_at_one_process_reaches_a_seat_at_the_other_through_redis() -> No
     import psycopg
     import redis
 
-    redis_url = _redis_url()
-    heard = redis.Redis.from_url(redis_url, decode_responses=True).pubsub()
+    bus = redis_url()
+    heard = redis.Redis.from_url(bus, decode_responses=True).pubsub()
     heard.subscribe(CHANNEL)
     notified = psycopg.connect(pg_url().replace("+psycopg", ""), autocommit=True)
     notified.execute(f"LISTEN {CHANNEL}")
-    servers = [Server(pg_url(), args=("--bus", redis_url)) for _ in range(2)]
+    servers = [Server(pg_url(), args=("--bus", bus)) for _ in range(2)]
     try:
         with ThreadPoolExecutor(2) as pool:  # side by side: a start is most of the cost
             list(pool.map(Server.start, servers))
@@ -233,7 +222,7 @@ def _one_line(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
 def test_a_redis_bus_on_sqlite_is_refused(capsys: pytest.CaptureFixture[str],
                                           tmp_path: Any) -> None:
     line = _one_line(capsys, ["serve", "--db", f"sqlite:///{tmp_path / 'g.db'}", "--bus",
-                              _redis_url(), "--port", str(free_port())])
+                              redis_url(), "--port", str(free_port())])
     assert "needs PostgreSQL: SQLite serves one process" in line
     assert not (tmp_path / "g.db").exists()  # refused before the database was opened
 

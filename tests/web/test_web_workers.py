@@ -15,7 +15,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from hg_web_support import Seat, Server, env, free_port, pg_url, step_friend
+from hg_web_support import Seat, Server, env, free_port, pg_url, redis_url, step_friend
+
+from hollywood_gin.store import CHANNEL, parse_announcement
 
 
 def _serve(*args: str) -> subprocess.CompletedProcess[str]:
@@ -65,10 +67,19 @@ def _workers(pid: int) -> set[int]:
 
 
 def test_serve_workers_share_the_port_and_sum_their_metrics() -> None:
-    server = Server(pg_url(), args=("--workers", "2", "--table-rate", "0"))
+    """Here the workers hear each other through Redis (``--bus``, tests/web/test_web_redis.py);
+    through PostgreSQL's NOTIFY in test_web_cluster's ``--workers 3``."""
+    server = Server(pg_url(), args=("--workers", "2", "--table-rate", "0",
+                                    "--bus", redis_url()))
     server.start()
     try:
         assert server.proc is not None
+        ready = httpx.get(server.base + "/readyz", timeout=10, trust_env=False)
+        assert ready.status_code == 200, ready.text
+        import redis
+
+        heard = redis.Redis.from_url(redis_url(), decode_responses=True).pubsub()
+        heard.subscribe(CHANNEL)
         deadline = time.monotonic() + 60
         while len(_workers(server.proc.pid)) != 2 or \
                 _metric(server.base, "hollywood_gin_processes") != 2:
@@ -89,6 +100,16 @@ def test_serve_workers_share_the_port_and_sum_their_metrics() -> None:
             assert step_friend(a, b) in ("action", "deal")
         a.close()
         b.close()
+        # The workers announced those moves on Redis.
+        announced: set[int] = set()
+        deadline = time.monotonic() + 10
+        while len(announced) < 6 and time.monotonic() < deadline:
+            message = heard.get_message(timeout=0.5)
+            if message is not None and message["type"] == "message":
+                announced |= {i.seq for i in parse_announcement(message["data"])[1]
+                              if i.match_id == made["table"] and i.kind == "a"}
+        heard.close()
+        assert len(announced) >= 6, announced
 
         # A worker killed outright is replaced; the sums keep its counts.
         victim = min(_workers(server.proc.pid))
