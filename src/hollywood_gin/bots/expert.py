@@ -217,6 +217,9 @@ class ExpertBot(Bot):
         if st.discard_eval:
             return rank_discards(mask, allowed, sense, probs, view.knock_limit,
                                  view.rules.dead_hand_stock, self.hand_value)
+        if st.value_net:
+            plans = plan_discard(mask, allowed, sense, probs, self.greedy)
+            return self._by_value(plans, sense, probs, view.knock_limit)
         if not st.danger_deals:
             return plan_discard(mask, allowed, sense, probs, self.greedy)
         plans = plan_discard(mask, allowed, sense, probs, replace(self.greedy, danger=0.0))
@@ -232,6 +235,24 @@ class ExpertBot(Bot):
                     wants[p.card] / n) for p in plans]
         out.sort(key=lambda p: (p.cost, p.deadwood, p.card))
         return out
+
+    def _by_value(self, plans: list[Plan], sense: CardSense, probs: list[float],
+                  knock_limit: int) -> list[Plan]:
+        """``plans`` with the one of the heuristic's best few after which the learned value
+        (``valuenet.py``) expects the most points moved first, if it beats the heuristic's
+        best by ``vn_margin``."""
+        from .valuenet import load_net, value_features
+
+        st = self.settings
+        net = load_net()
+        top = [p for p in plans[:st.vn_top] if p.cost <= plans[0].cost + st.vn_window]
+        if len(top) < 2:
+            return plans
+        values = [net.value(*value_features(sense, probs, p.card, knock_limit)) for p in top]
+        best = max(range(len(top)), key=lambda k: (values[k], -k))
+        if best == 0 or values[best] <= values[0] + st.vn_margin:
+            return plans
+        return [top[best]] + [p for p in plans if p is not top[best]]
 
     def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
         """``count`` determinizations from the opponent model (its knock styles mixed)."""

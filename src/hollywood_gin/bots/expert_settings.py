@@ -36,6 +36,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "de_reach": (0, 20), "veto_early": (0, 60), "veto_slope": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
+    "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -66,6 +67,11 @@ class ExpertSettings:
     # 2: the search decides, but only knocks the rule would make
     knock_margin: float = 0.0  # the rule knocks when it predicts more than this gain
     knock_deals: int = 16  # opponent hands it re-deals (its features sampled_knock...)
+    value_net: int = 0  # 1: throw, of the heuristic's best discards, the one after which the
+    # learned value (valuenet.py) expects the most points (docs/bots.md)
+    vn_top: int = 3  # ... among this many of the heuristic's best,
+    vn_window: float = 6.0  # within this heuristic cost of its best,
+    vn_margin: float = 0.0  # and only if it expects this many points more than the best
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
     opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best
