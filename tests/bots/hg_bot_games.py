@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from hollywood_gin.actions import Knock
 from hollywood_gin.bots import make_bot
-from hollywood_gin.hand import Hand
+from hollywood_gin.hand import Hand, Phase
 from hollywood_gin.rules import Rules
 
 
@@ -20,4 +21,22 @@ def play_hands(a: str, b: str, count: int, seed: int) -> list[Hand]:
             seat = hand.to_act
             hand.apply(bots[seat].choose(hand.view(seat)), seat)
         out.append(hand)
+    return out
+
+
+def greedy_discards(hands: int, seed: int) -> list[Hand]:
+    """Either seat's discards with no knock legal (each a copy of the hand there), from
+    seeded greedy-against-greedy ``eaai`` hands."""
+    rules = Rules.preset("eaai")
+    out = []
+    for k in range(hands):
+        hand = Hand.deal(rules=rules, dealer=k % 2, seed=seed + k)
+        bots = [make_bot("greedy", seed=k), make_bot("greedy", seed=k + 1)]
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            if view.phase is Phase.DISCARD and not any(
+                    isinstance(a, Knock) for a in view.legal_actions):
+                out.append(hand.clone())
+            hand.apply(bots[seat].choose(view), seat)
     return out

@@ -8,15 +8,16 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from hg_bot_games import greedy_discards
 
-from hollywood_gin.actions import Discard, Knock
+from hollywood_gin.actions import Discard
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import CardSense, read_view
 from hollywood_gin.bots.expert import ExpertBot, ExpertSettings
 from hollywood_gin.bots.greedy import GreedySettings, plan_discard
 from hollywood_gin.bots.handvalue import HandValue, HandValueSettings, rank_discards
 from hollywood_gin.cards import indexes_of_mask, mask_of, parse_cards
-from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.hand import Hand, HandView
 from hollywood_gin.melds import deadwood_of_mask
 from hollywood_gin.rules import Rules
 
@@ -74,19 +75,8 @@ def test_cards_he_holds_or_the_pile_buried_are_never_drawn() -> None:
 
 def _positions(hands: int, seed: int) -> list[HandView]:
     """Seat 0's discards with no knock legal, from seeded greedy-against-greedy hands."""
-    rules = Rules.preset("eaai")
-    out = []
-    for k in range(hands):
-        hand = Hand.deal(rules=rules, dealer=k % 2, seed=seed + k)
-        bots = [make_bot("greedy", seed=k), make_bot("greedy", seed=k + 1)]
-        while not hand.is_over:
-            seat = hand.to_act
-            view = hand.view(seat)
-            if (seat == 0 and view.phase is Phase.DISCARD and len(view.legal_actions) > 1
-                    and not any(isinstance(a, Knock) for a in view.legal_actions)):
-                out.append(view)
-            hand.apply(bots[seat].choose(view), seat)
-    return out
+    return [hand.view(0) for hand in greedy_discards(hands, seed)
+            if hand.to_act == 0 and len(hand.view(0).legal_actions) > 1]
 
 
 def _swap_suits(mask: int, perm: tuple[int, int, int, int]) -> int:

@@ -8,39 +8,22 @@ import random
 
 import numpy as np
 import pytest
+from hg_bot_games import greedy_discards
 
 import hollywood_gin.bots.valuenet as vn
-from hollywood_gin.actions import Discard, Knock
+from hollywood_gin.actions import Discard
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.greedy import GreedySettings, plan_discard
-from hollywood_gin.hand import Hand, Phase
-from hollywood_gin.rules import Rules
+from hollywood_gin.hand import Hand
 
 #: The expert as greedy but for its discards (no search): the cheap way to reach them.
 FAST = "expert:search_draws=0,search_knocks=0"
 
 
-def _discard_positions(hands: int, seed: int = 6_100) -> list[Hand]:
-    """Discards (no knock possible) of either seat, greedy against greedy."""
-    rules = Rules.preset("eaai")
-    out = []
-    for k in range(hands):
-        hand = Hand.deal(rules=rules, dealer=k % 2, seed=seed + k)
-        bots = [make_bot("greedy", seed=k), make_bot("greedy", seed=k + 1)]
-        while not hand.is_over:
-            seat = hand.to_act
-            view = hand.view(seat)
-            if view.phase is Phase.DISCARD and not any(
-                    isinstance(a, Knock) for a in view.legal_actions):
-                out.append(hand.clone())
-            hand.apply(bots[seat].choose(view), seat)
-    return out
-
-
 @pytest.fixture(scope="module")
 def positions() -> list[Hand]:
-    return _discard_positions(12)
+    return greedy_discards(12, 6_100)
 
 
 def _plans(view_hand: Hand) -> tuple[list[int], list[float], object]:
