@@ -135,14 +135,14 @@ class ExpertBot(Bot):
             if best_knock.deadwood == 0:
                 self._reason = Reason.of(GIN)
                 return Knock(CARDS[best_knock.card])
-            if st.knock_model == 1 and self._model_knocks(view, sense, probs, best_knock.card):
-                self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
-                                                    searched=False)
-                return Knock(CARDS[best_knock.card])
             if st.knock_model:
-                # The learned rule (knockmodel.py) says play on; with 2 it only vetoes.
-                if st.knock_model == 1 or not self._model_knocks(view, sense, probs,
-                                                                 best_knock.card):
+                # The learned rule (knockmodel.py) decides (1), or only vetoes the search (2).
+                knocks = self._model_knocks(view, sense, probs, best_knock.card)
+                if knocks and st.knock_model == 1:
+                    self._reason = self._discard_reason(Knock(CARDS[best_knock.card]), 0.0,
+                                                        searched=False)
+                    return Knock(CARDS[best_knock.card])
+                if not knocks:
                     knockable = set()
             elif not st.search_knocks:
                 # The greedy heuristic's knock rule without a search: with search_draws=0

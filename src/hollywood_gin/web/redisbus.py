@@ -34,11 +34,11 @@ __all__ = ["RedisBus", "check_redis"]
 TIMEOUT = 5.0
 
 
-def _options() -> dict[str, Any]:
+def _options(retry: Any) -> dict[str, Any]:
     """Connection options of every client here: short timeouts, TCP keepalives like the
-    PostgreSQL listener's, and no retry of its own (see the module's docstring)."""
+    PostgreSQL listener's, and no retry of its own (``retry``: redis-py's ``Retry`` class,
+    the blocking or the asyncio one; see the module's docstring)."""
     from redis.backoff import NoBackoff
-    from redis.retry import Retry
 
     keepalive = {}
     for name, key in (("TCP_KEEPIDLE", "keepalives_idle"),
@@ -47,15 +47,20 @@ def _options() -> dict[str, Any]:
         if hasattr(socket, name):
             keepalive[getattr(socket, name)] = KEEPALIVES[key]
     return {"socket_connect_timeout": TIMEOUT, "socket_keepalive": True,
-            "socket_keepalive_options": keepalive, "retry": Retry(NoBackoff(), 0),
+            "socket_keepalive_options": keepalive, "retry": retry(NoBackoff(), 0),
             "decode_responses": True}
+
+
+def _blocking_options() -> dict[str, Any]:
+    from redis.retry import Retry
+
+    return _options(Retry)
 
 
 def _async_options() -> dict[str, Any]:
     from redis.asyncio.retry import Retry
-    from redis.backoff import NoBackoff
 
-    return {**_options(), "retry": Retry(NoBackoff(), 0)}
+    return _options(Retry)
 
 
 def check_redis(url: str) -> str | None:
@@ -63,7 +68,7 @@ def check_redis(url: str) -> str | None:
     import redis
 
     try:
-        client = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_options())
+        client = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_blocking_options())
     except ValueError as exc:
         return str(exc)
     try:
@@ -89,7 +94,7 @@ class RedisBus(TableBus):
         self.publisher = self
         self._client: redis.asyncio.Redis | None = None  # publishing, on the event loop
         #: Publishing from the store's threads (thread-safe; connects when first used).
-        self._blocking = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_options())
+        self._blocking = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_blocking_options())
         where = self._blocking.connection_pool.connection_kwargs
         self.where = (f"Redis {where.get('host')}:{where.get('port')}/{where.get('db', 0)} "
                       f"channel {CHANNEL}")
