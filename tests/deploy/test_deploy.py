@@ -92,11 +92,11 @@ def test_compose_and_the_image_start_the_commands_the_units_start() -> None:
     cmd = json.loads(next(a for i, a in instructions if i == "CMD"))
     assert entrypoint == ["hollywood-gin"]
     assert [a for i, a in instructions if i == "FROM"][-1].startswith("python:3.11")
-    assert any('"hollywood-gin[web,postgres]"' in a for i, a in instructions if i == "RUN")
+    assert any('"hollywood-gin[web,postgres,redis]"' in a for i, a in instructions if i == "RUN")
     assert ["hollywood-gin", *cmd] == serve_argv(PORTS[0])  # `docker run` alone: app1
 
     services = _compose()["services"]
-    assert set(services) == {"db", "migrate", "proxy", "app1", "app2"}
+    assert set(services) == {"db", "redis", "migrate", "proxy", "app1", "app2"}
     assert ["hollywood-gin", *services["migrate"]["command"]] == migrate_argv()
     for name, port in zip(("app1", "app2"), PORTS, strict=True):
         app = services[name]
@@ -113,6 +113,40 @@ def test_compose_and_the_image_start_the_commands_the_units_start() -> None:
     assert "./nginx.conf:/etc/nginx/conf.d/default.conf:ro" in services["proxy"]["volumes"]
     assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
     assert services["db"]["image"].startswith("postgres:")
+
+
+def _dotenv(text: str) -> dict[str, str]:
+    """The variables a compose .env sets, with the lines that are commented out as well
+    (the example's second choice), later lines winning."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.lstrip("# ").partition("=")
+        if sep and key.isupper():
+            out[key] = value
+    return out
+
+
+def test_compose_announces_through_redis_when_its_profile_is_on() -> None:
+    """The redis service starts only with its profile, keeps nothing, and the example's
+    Redis choice is a --bus the server accepts, naming that service; by default the apps
+    keep PostgreSQL's own bus, as the environment file of the units does."""
+    services = _compose()["services"]
+    redis = services["redis"]
+    assert redis["profiles"] == ["redis"] and redis["image"].startswith("redis:")
+    assert redis["command"][0] == "redis-server"
+    assert redis["command"][1:] == ["--save", "", "--appendonly", "no"]
+    for name in ("app1", "app2", "migrate"):
+        assert services[name]["environment"]["HOLLYWOOD_GIN_BUS"] == "${HG_BUS:-postgresql}"
+        assert "redis" not in services[name].get("depends_on", {})  # refused at start, retried
+    example = (DEPLOY / "compose.env.example").read_text()
+    assert "\nHG_BUS=postgresql\n" in example
+    assert env_file()["HOLLYWOOD_GIN_BUS"] == "postgresql"
+    chosen = _dotenv(example)  # with the Redis lines uncommented
+    assert chosen["COMPOSE_PROFILES"] == "redis"
+    assert chosen["HG_BUS"] == "redis://redis:6379/0"
+    parser = build_parser()
+    for bus in ("postgresql", chosen["HG_BUS"]):
+        assert parser.parse_args(["serve", "--bus", bus]).bus == bus
 
     # Every command parses with the real command line, and the docs show the same ones.
     parser = build_parser()
