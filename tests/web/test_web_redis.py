@@ -242,3 +242,20 @@ def test_an_unreachable_or_malformed_bus_is_refused(capsys: pytest.CaptureFixtur
     line = _one_line(capsys, ["serve", "--db", db, "--port", str(port)])
     assert line.endswith("$HOLLYWOOD_GIN_BUS: it must be postgresql or a Redis URL like "
                          "redis://127.0.0.1:6379/0, not 'redis://:6379/0': it names no host")
+
+
+def test_the_bus_refusals_speak_the_operators_language(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Any) -> None:
+    """Like --workers's: the refusals come from the catalogue, in --lang's language."""
+    db = pg_url()
+    line = _one_line(capsys, ["serve", "--lang", "lt", "--db", db, "--bus",
+                              "redis://127.0.0.1/zero"])
+    assert "--bus: turi būti postgresql arba Redis URL" in line
+    assert "duomenų bazė turi būti skaičius, ne 'zero'" in line
+    line = _one_line(capsys, ["serve", "--lang", "nb", "--db", f"sqlite:///{tmp_path / 'g.db'}",
+                              "--bus", redis_url(), "--port", str(free_port())])
+    assert "krever PostgreSQL: SQLite betjener én prosess, som hører sine egne endringer" in line
+    nowhere = f"redis://127.0.0.1:{free_port()}/0"
+    line = _one_line(capsys, ["serve", "--lang", "af", "--db", db, "--bus", nowhere,
+                              "--port", str(free_port())])
+    assert f"kan Redis by {nowhere} nie bereik nie (--bus): " in line

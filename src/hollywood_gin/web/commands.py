@@ -106,10 +106,9 @@ def _bus(text: str) -> str:
         return text
     problem = _redis_url_problem(text)
     if problem is not None:
-        # The operator's, like serve's --help: English.
-        raise argparse.ArgumentTypeError(
-            f"it must be postgresql or a Redis URL like redis://127.0.0.1:6379/0, not "
-            f"'{_safe(text)}': {problem}")
+        raise argparse.ArgumentTypeError(_(
+            "it must be postgresql or a Redis URL like redis://127.0.0.1:6379/0, not "
+            "'{text}': {problem}").format(text=_safe(text), problem=problem))
     return text
 
 
@@ -119,16 +118,16 @@ def _redis_url_problem(url: str) -> str | None:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        return f"it is not a URL ({exc})"
+        return _("it is not a URL ({reason})").format(reason=exc)
     if parts.scheme not in ("redis", "rediss"):
-        return "it must be a redis:// (or rediss://) URL"
+        return _("it must be a redis:// (or rediss://) URL")
     if not parts.hostname:
-        return "it names no host"
+        return _("it names no host")
     if port == 0:
-        return "its port must be 1 to 65535"
+        return _("its port must be 1 to 65535")
     path = parts.path.strip("/")
     if path and not path.isdigit():
-        return f"its database must be a number, not {path!r}"
+        return _("its database must be a number, not '{text}'").format(text=path)
     return None
 
 
@@ -202,17 +201,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                     "--workers {n} needs PostgreSQL: SQLite serves one process "
                     "(--db postgresql+psycopg://USER:PASS@HOST/DB)").format(n=workers))
             if bus is not None:
-                raise HollywoodGinError(
-                    f"--bus {_safe(bus)} needs PostgreSQL: SQLite serves one process, which "
-                    f"hears its own changes (--db postgresql+psycopg://USER:PASS@HOST/DB)")
+                raise HollywoodGinError(_(
+                    "--bus {url} needs PostgreSQL: SQLite serves one process, which hears "
+                    "its own changes (--db postgresql+psycopg://USER:PASS@HOST/DB)").format(
+                        url=_safe(bus)))
             stack.enter_context(SqliteLock(database))
         if bus is not None:  # refused now, in one line, rather than retried forever
             from .redisbus import check_redis
 
             problem = check_redis(bus)
             if problem is not None:
-                raise HollywoodGinError(
-                    f"cannot reach Redis at {_safe(bus)} (--bus): {problem}")
+                raise HollywoodGinError(_("cannot reach Redis at {url} (--bus): {reason}")
+                                        .format(url=_safe(bus), reason=problem))
         store = Store(url)  # checks the database and its schema, once, before any worker
         stack.callback(store.close)
         where = f"http://{args.host}:{args.port}/"
