@@ -1,0 +1,120 @@
+"""What the store keeps and gives back: its errors, the stored match, action and
+review, and an action ready to commit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HollywoodGinError
+from ..hand import HandResult
+from ..rules import Rules
+
+DB_ENV = "HOLLYWOOD_GIN_DB"
+
+
+class StoreError(HollywoodGinError):
+    """The database cannot be used, or a stored match is missing or does not replay."""
+
+
+class StoreConflict(StoreError):
+    """Another writer appended to the match first; reload and try again."""
+
+
+def default_url() -> str:
+    """``HOLLYWOOD_GIN_DB`` if set, else a SQLite file in the user's data directory."""
+    env = os.environ.get(DB_ENV)
+    if env:
+        return env
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("hollywood-gin", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'games.db'}"
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAction:
+    seq: int
+    hand_number: int
+    player: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A match row and its log, as stored."""
+
+    id: str
+    kind: str
+    status: str
+    created_at: float
+    updated_at: float
+    rules: Rules
+    seed: int
+    first_dealer: int
+    players: tuple[str, str]
+    meta: dict[str, Any]
+    actions: tuple[StoredAction, ...] = field(default=())
+    winner: int | None = None
+    totals: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """The summary of a stored hand review (its JSON is read with :meth:`Store.reviews`)."""
+
+    match_id: str
+    hand_number: int
+    seat: int
+    method: str
+    created_at: float
+    decisions: int
+    accuracy: float | None
+    points_lost: float
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAction:
+    """One checked action, ready to commit: what :meth:`Store.append_action` takes."""
+
+    match_id: str
+    seq: int
+    hand_number: int
+    player: int
+    action: str
+    hand_result: HandResult | None = None
+    finished: tuple[int | None, tuple[int, int]] | None = None
+
+
+
+def _stored(row: Any, actions: tuple[StoredAction, ...]) -> StoredMatch:
+    try:
+        players = json.loads(row.players)
+        return StoredMatch(
+            id=row.id, kind=row.kind, status=row.status, created_at=row.created_at,
+            updated_at=row.updated_at, rules=Rules.from_dict(json.loads(row.rules)),
+            seed=int(row.seed), first_dealer=int(row.first_dealer),
+            players=(str(players[0]), str(players[1])), meta=json.loads(row.meta),
+            actions=actions, winner=row.winner,
+            totals=None if row.totals is None else tuple(json.loads(row.totals)),
+        )
+    except (ValueError, TypeError, IndexError, HollywoodGinError) as exc:
+        raise StoreError(f"saved match {row.id} is damaged: {exc}") from None
+
+
+
+def _safe_url(url: str) -> str:
+    """A URL without its password, for error messages."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://***@{rest.split('@', 1)[1]}"
+    return url
