@@ -68,20 +68,10 @@ class PersistentMatch:
         match = self.match
         if match.hand.is_over and not match.finished:
             match.next_hand()
-        hand = match.hand
-        hand.check(action, player)
-        trial = hand.clone()
-        trial.apply(action, player)
-        result = trial.result
-        finished: tuple[int | None, tuple[int, int]] | None = None
-        if result is not None and result.winner is not None:
-            sheet = match.sheet.copy()
-            sheet.record(result.winner, result.points)
-            if sheet.finished:
-                finished = (sheet.winner, sheet.totals)
+        item = self._pending(action, player)
         self.store.append_action(
-            self.id, self.action_count, hand_number=len(match.hands), player=hand.to_act,
-            action=str(action), hand_result=result, finished=finished,
+            self.id, item.seq, hand_number=item.hand_number, player=item.player,
+            action=item.action, hand_result=item.hand_result, finished=item.finished,
         )
         self.action_count += 1
         return match.apply(action, player)
@@ -93,9 +83,14 @@ class PersistentMatch:
         The current hand must not be over.  Commit the result with
         :meth:`Store.append_actions`, then call :meth:`applied`.
         """
-        match = self.match
-        if match.hand.is_over:
+        if self.match.hand.is_over:
             raise IllegalActionError("the hand is over: deal the next one first")
+        return self._pending(action, player)
+
+    def _pending(self, action: Action, player: int | None) -> PendingAction:
+        """The action checked in the current hand, and what committing it stores: the
+        hand's result and the match's end if it brings them."""
+        match = self.match
         hand = match.hand
         hand.check(action, player)
         trial = hand.clone()
