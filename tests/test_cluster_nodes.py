@@ -27,10 +27,11 @@ from pathlib import Path
 
 import pytest
 
+import hollywood_gin
 from hollywood_gin import arena
 
 HEAD_IP, WORKER_IP = "127.0.0.2", "127.0.0.3"
-SRC = str(Path(arena.__file__).resolve().parents[1])
+SRC = str(Path(hollywood_gin.__file__).resolve().parents[1])
 
 
 def _free_port(host: str) -> int:

@@ -60,7 +60,7 @@ def test_R3_4_the_arena_shows_each_seat_its_ended_hands_and_nothing_earlier(
     from hollywood_gin import arena
 
     seen: list[Recorder] = []
-    original = arena._bot
+    original = arena.games._bot
 
     def keep(spec: Any, seed: int, seat: int) -> Any:
         bot = original(spec, seed, seat)
@@ -68,7 +68,7 @@ def test_R3_4_the_arena_shows_each_seat_its_ended_hands_and_nothing_earlier(
             seen.append(bot)
         return bot
 
-    monkeypatch.setattr(arena, "_bot", keep)
+    monkeypatch.setattr(arena.games, "_bot", keep)  # where the games look it up
     report = run_arena(Recorder(), "greedy", rules="eaai", matches=4, seed=3)
     assert len(seen) == 4
     for bot in seen:
@@ -110,14 +110,14 @@ def test_observed_views_in_single_hands_come_with_no_sheet(monkeypatch: Any) -> 
     from hollywood_gin import arena
 
     seen: list[Recorder] = []
-    original = arena._bot
+    original = arena.games._bot
 
     def keep(spec: Any, seed: int, seat: int) -> Any:
         bot = original(spec, seed, seat)
         seen.append(bot)
         return bot
 
-    monkeypatch.setattr(arena, "_bot", keep)
+    monkeypatch.setattr(arena.games, "_bot", keep)  # where the games look it up
     run_arena(Recorder(), Recorder(), rules="eaai", hands=2, seed=1)
     assert len(seen) == 4
     for bot in seen:

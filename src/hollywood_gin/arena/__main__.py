@@ -1,0 +1,7 @@
+"""``python -m hollywood_gin.arena`` without the main command."""
+
+import sys
+
+from .command import main
+
+sys.exit(main())

@@ -1,0 +1,103 @@
+"""``hollywood-gin arena``: the command line of the arena."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+
+from ..errors import HollywoodGinError
+from ..i18n import _
+from .games import ENGINES, OPENSPIEL_SIMPLE
+from .report import plot_report
+from .runner import ProgressBar, run_arena
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``arena`` subcommand to the main command line."""
+    from ..bots import BOT_NAMES
+    from ..cli import add_rules_arguments, whole, writable_file
+
+    parser = subparsers.add_parser(
+        "arena",
+        # Translators: the arena command's line in `hollywood-gin --help` (its own --help, a
+        # research tool's, stays English).
+        help=_("play two bots against each other on mirrored deals"),
+        description="Play two bots on mirrored deals (each deal twice, seats swapped) in "
+        "parallel processes and report wins with 95% Wilson intervals, points per hand, "
+        "how hands ended and decision times.  Bots: " + ", ".join(BOT_NAMES)
+        + f", and {OPENSPIEL_SIMPLE} with --engine openspiel.",
+    )
+    parser.add_argument("bot_a", metavar="BOT", help="the first bot")
+    parser.add_argument("bot_b", metavar="BOT", help="the second bot")
+    add_rules_arguments(parser, what="the rules (the OpenSpiel engine always plays its own "
+                        "gin_rummy defaults)")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument("--matches", type=whole(1), metavar="N",
+                       help="matches to play (default 100)")
+    count.add_argument("--hands", type=whole(1), metavar="N",
+                       help="single hands to play instead of matches")
+    parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0, metavar="N",
+                        help="seed of every deal (default 0)")
+    parser.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
+                        help="parallel processes (default 1)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="run on a Ray cluster ('auto': $RAY_ADDRESS or a local Ray; "
+                        "needs the 'cluster' extra) instead of --jobs local processes")
+    parser.add_argument("--engine", choices=ENGINES, default="ours",
+                        help="'openspiel' plays single hands in OpenSpiel's gin_rummy")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--plot", metavar="FILE", type=writable_file,
+                        help="save a picture of the results (needs the 'plot' extra)")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``arena`` command; returns the exit code."""
+    from ..cli import rules_of
+
+    # Optional layers the options need, imported before any game is played: a missing one
+    # is a ModuleNotFoundError that the CLI turns into the extra to install.
+    if args.plot:
+        import matplotlib  # noqa: F401
+    if args.ray:
+        import ray  # noqa: F401
+    if args.engine == "openspiel":
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
+    bar = None if args.quiet else ProgressBar()
+    report = run_arena(
+        args.bot_a,
+        args.bot_b,
+        rules=rules_of(args),
+        matches=args.matches,
+        hands=args.hands,
+        seed=args.seed,
+        jobs=args.jobs,
+        engine=args.engine,
+        progress=bar,
+        ray=args.ray,
+    )
+    if args.plot:
+        plot_report(report, args.plot)
+    if args.json:
+        import json
+
+        print(json.dumps(report.to_dict()))
+    else:
+        print(report.text())
+    return 0
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    """``python -m hollywood_gin.arena`` without the main command."""
+    parser = argparse.ArgumentParser(prog="hollywood-gin")
+    sub = parser.add_subparsers(dest="command", required=True)
+    register(sub)
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    try:
+        code: int = args.func(args)
+    except HollywoodGinError as exc:
+        print(f"hollywood-gin: error: {exc}", file=sys.stderr)
+        return 2
+    return code
