@@ -41,6 +41,13 @@ from .solve import (
     points_of_mask,
 )
 
+try:
+    from ._speedups import best_melds as _c_best_melds
+    from ._speedups import deadwood as _c_deadwood
+    from ._speedups import setup_melds as _setup_melds
+except ImportError:  # not compiled (no compiler at install): the pure-Python path alone
+    _setup_melds = None  # type: ignore[assignment]
+
 __all__ = [
     "MAX_ARRANGED_CARDS",
     "MAX_SOLVED_CARDS",
@@ -536,3 +543,13 @@ def checked_melds_of_mask(hand: int, melds: Iterable[Iterable[Card]]) -> tuple[i
         out.append(mask)
     out.sort(key=lambda m: m & -m)
     return tuple(out)
+
+
+#: The pure-Python card API: the source of truth, what the C path hands any unusual call to
+#: (so errors are the same), and what runs when ``_speedups`` was not compiled.
+pure_deadwood, pure_best_melds = deadwood, best_melds
+if _setup_melds is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
+    _setup_melds(Card, Arrangement, Arrangement.__slots__, _RUN_DEADWOOD, pure_deadwood,
+                 pure_best_melds, arrangement_with_sets, LATER)
+    deadwood = _c_deadwood
+    best_melds = _c_best_melds
