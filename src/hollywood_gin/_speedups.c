@@ -787,8 +787,11 @@ meld_pairs(Layout *L)
     for (int i = 0; i < L->n; i++) {
         uint64_t way = L->ways[i][L->best_choice[i]];
         if (!way) continue;
-        PyObject *pair = Py_BuildValue("(KK)", (unsigned long long)way,
-                                       (unsigned long long)L->melds[i]);
+        PyObject *a = PyLong_FromUnsignedLongLong(way);
+        PyObject *b = a == NULL ? NULL : PyLong_FromUnsignedLongLong(L->melds[i]);
+        PyObject *pair = b == NULL ? NULL : PyTuple_Pack(2, a, b);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
         if (pair == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -826,19 +829,33 @@ sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
     int no_big = 1;
     if (ok && popcount(k) == nk && popcount(d) == nd && !(k & d) && nd == 10
             && (nk == 10 || nk == 11)) {
-        if (limit_obj == Py_None) ok = int_attr(rules, s_knock_limit, &limit, NULL);
-        else if (PyLong_CheckExact(limit_obj)) {
-            limit = PyLong_AsLong(limit_obj);
-            if (limit == -1 && PyErr_Occurred()) {
+        /* Rules is a frozen value: the last one met is read once and kept. */
+        static PyObject *known;
+        static long known_limit, known_gin, known_big, known_undercut;
+        static int known_no_big;
+        if (rules != known) {
+            ok = int_attr(rules, s_knock_limit, &known_limit, NULL);
+            if (ok > 0) ok = int_attr(rules, s_gin_bonus, &known_gin, NULL);
+            if (ok > 0) ok = int_attr(rules, s_big_gin_bonus, &known_big, &known_no_big);
+            if (ok > 0) ok = int_attr(rules, s_undercut_bonus, &known_undercut, NULL);
+            if (ok < 0) return NULL;
+            if (ok) {
+                Py_INCREF(rules);
+                Py_XSETREF(known, rules);
+            }
+        }
+        limit = known_limit;
+        gin_bonus = known_gin;
+        big_bonus = known_big;
+        no_big = known_no_big;
+        undercut_bonus = known_undercut;
+        if (ok && limit_obj != Py_None) {
+            limit = PyLong_CheckExact(limit_obj) ? PyLong_AsLong(limit_obj) : -1;
+            if (limit == -1) { /* not an int, or one out of range: Python's to answer */
                 PyErr_Clear();
                 ok = 0;
             }
         }
-        else ok = 0;
-        if (ok > 0) ok = int_attr(rules, s_gin_bonus, &gin_bonus, NULL);
-        if (ok > 0) ok = int_attr(rules, s_big_gin_bonus, &big_bonus, &no_big);
-        if (ok > 0) ok = int_attr(rules, s_undercut_bonus, &undercut_bonus, NULL);
-        if (ok < 0) return NULL;
     }
     else ok = 0;
     int k_dead = 0;
