@@ -1176,11 +1176,14 @@ static PyMethodDef methods[] = {
     {"setup_score", sp_setup_score, METH_VARARGS,
      "Give the module HandScore, the Python score_hand and the default rules."},
     {"deadwood", (PyCFunction)(void (*)(void))sp_deadwood, METH_FASTCALL | METH_KEYWORDS,
-     "Least deadwood (R2.4) of some cards: melds.deadwood's C path."},
+     "Least deadwood (R2.4) of some cards (a repeated card counts once): the C path of\n"
+     "melds.pure_deadwood, the source of truth, which takes any unusual call."},
     {"best_melds", (PyCFunction)(void (*)(void))sp_best_melds, METH_FASTCALL | METH_KEYWORDS,
-     "The R8.1 arrangement of a hand: melds.best_melds's C path."},
+     "The least-deadwood arrangement of a hand, among equals R8.1's: the C path of\n"
+     "melds.pure_best_melds, the source of truth, which takes any unusual call."},
     {"score_hand", (PyCFunction)(void (*)(void))sp_score_hand,
-     METH_FASTCALL | METH_KEYWORDS, "Score a knock: scoring.score_hand's C path."},
+     METH_FASTCALL | METH_KEYWORDS, "Score a knock: the C path of scoring.pure_score_hand, the source of truth, which\n"
+     "takes any unusual call (shown melds, an illegal knock, other arguments)."},
     {"deadwood_of_mask", sp_deadwood_of_mask, METH_O,
      "Least deadwood of a 52-bit mask (for tests: the C solve alone)."},
     {NULL, NULL, 0, NULL},

@@ -4,6 +4,10 @@ The work is done on 52-bit hand masks by :mod:`.solve` (least deadwood, discards
 :mod:`.arrange` (the arrangement of R8.1); this module reads cards, checks them, and makes
 the results.  Its ``*_of_mask`` names are re-exported from there: the unchecked fast path
 used by the engine and bots.
+
+Where the optional C module ``_speedups`` was compiled, :func:`deadwood` and
+:func:`best_melds` are its functions: the same answers, faster (issue 16); the pure ones
+stay as ``pure_deadwood`` and ``pure_best_melds``, the source of truth and its fallback.
 """
 
 from __future__ import annotations
