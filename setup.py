@@ -1,4 +1,5 @@
-"""Build hook: compile the translations (``locale/*/LC_MESSAGES/*.po``) to ``.mo`` files.
+"""Build hooks: compile the translations (``locale/*/LC_MESSAGES/*.po``) to ``.mo`` files,
+and the optional C path of the card API (``hollywood_gin._speedups``).
 
 Everything else about the package is in pyproject.toml. The ``.mo`` files are built, never
 committed: into the wheel for ``pip install .``, and beside the ``.po`` files in the source
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 LOCALE = Path("src", "hollywood_gin", "locale")
@@ -58,4 +59,10 @@ class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's 
         return [*super().get_outputs(include_bytecode), *mos]
 
 
-setup(cmdclass={"build_py": build_py_with_catalogues})
+# Optional, as MarkupSafe's ``_speedups``: without a compiler the install still succeeds and
+# the package runs on its pure-Python functions (the source of truth).  ``make test``
+# compiles it, and tests/test_speedups.py fails there if it is missing.
+SPEEDUPS = Extension("hollywood_gin._speedups", ["src/hollywood_gin/_speedups.c"],
+                     optional=True)
+
+setup(cmdclass={"build_py": build_py_with_catalogues}, ext_modules=[SPEEDUPS])

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
-CORE = ["actions", "arrange", "cards", "errors", "frozen", "hand", "i18n", "match", "melds", "po",
-        "record", "replay", "rulebook", "rules", "scoring", "sheet", "solve"]
+CORE = ["_speedups", "actions", "arrange", "cards", "errors", "frozen", "hand", "i18n", "match",
+        "melds", "po", "record", "replay", "rulebook", "rules", "scoring", "sheet", "solve"]
 
 
 def sources_of(module: str) -> list[Path]:
-    """The files of a core module: ``name.py``, or every file of the package ``name/``."""
+    """The files of a core module: ``name.py``, or every file of the package ``name/`` (a
+    compiled module's Python files: none; its C source is checked below)."""
+    if (PACKAGE / f"{module}.c").exists():
+        return []
     package = PACKAGE / module
     return sorted(package.rglob("*.py")) if package.is_dir() else [PACKAGE / f"{module}.py"]
 
@@ -42,6 +46,12 @@ def test_core_module_imports_only_stdlib_and_core(module: str) -> None:
             else:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names, f"core module {module} imports {name}"
+
+
+def test_the_compiled_core_includes_only_python_and_the_c_library() -> None:
+    includes = re.findall(r"^#include\s*(\S+)", (PACKAGE / "_speedups.c").read_text(), re.M)
+    assert includes and set(includes) <= {
+        "<Python.h>", "<structmember.h>", "<stdint.h>", "<string.h>"}, includes
 
 
 def test_package_declares_no_required_dependencies() -> None:

@@ -4,6 +4,10 @@ The work is done on 52-bit hand masks by :mod:`.solve` (least deadwood, discards
 :mod:`.arrange` (the arrangement of R8.1); this module reads cards, checks them, and makes
 the results.  Its ``*_of_mask`` names are re-exported from there: the unchecked fast path
 used by the engine and bots.
+
+Where the optional C module ``_speedups`` was compiled, :func:`deadwood` and
+:func:`best_melds` are its functions: the same answers, faster (issue 16); the pure ones
+stay as ``pure_deadwood`` and ``pure_best_melds``, the source of truth and its fallback.
 """
 
 from __future__ import annotations
@@ -40,6 +44,13 @@ from .solve import (
     meld_gains_of_mask,
     points_of_mask,
 )
+
+try:
+    from ._speedups import best_melds as _c_best_melds
+    from ._speedups import deadwood as _c_deadwood
+    from ._speedups import setup_melds as _setup_melds
+except ImportError:  # not compiled (no compiler at install): the pure-Python path alone
+    _setup_melds = None  # type: ignore[assignment]
 
 __all__ = [
     "MAX_ARRANGED_CARDS",
@@ -536,3 +547,13 @@ def checked_melds_of_mask(hand: int, melds: Iterable[Iterable[Card]]) -> tuple[i
         out.append(mask)
     out.sort(key=lambda m: m & -m)
     return tuple(out)
+
+
+#: The pure-Python card API: the source of truth, what the C path hands any unusual call to
+#: (so errors are the same), and what runs when ``_speedups`` was not compiled.
+pure_deadwood, pure_best_melds = deadwood, best_melds
+if _setup_melds is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
+    _setup_melds(Card, Arrangement, Arrangement.__slots__, _RUN_DEADWOOD, pure_deadwood,
+                 pure_best_melds, arrangement_with_sets, LATER)
+    deadwood = _c_deadwood
+    best_melds = _c_best_melds

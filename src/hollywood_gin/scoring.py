@@ -26,6 +26,12 @@ from .melds import (
 )
 from .rules import Rules
 
+try:
+    from ._speedups import score_hand as _c_score_hand
+    from ._speedups import setup_score as _setup_score
+except ImportError:  # not compiled: the pure-Python path alone
+    _setup_score = None  # type: ignore[assignment]
+
 __all__ = ["HandScore", "WinKind", "score_hand", "score_hand_masks"]
 
 WinKind = Literal["knock", "undercut", "gin", "big_gin"]
@@ -180,3 +186,10 @@ def score_hand_masks(
     # In the order of the slots: the five fields made when read, then what they are made of.
     return _make_score(LATER, LATER, LATER, LATER, LATER, defender, d_melds, knocker_melds,
                        knocker & ~covered, pairs, d_dead, kind, k_dead, points, winner)
+
+
+#: The pure-Python score_hand: the source of truth and the C path's fallback.
+pure_score_hand = score_hand
+if _setup_score is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
+    _setup_score(HandScore, HandScore.__slots__, pure_score_hand, _DEFAULT_RULES)
+    score_hand = _c_score_hand
