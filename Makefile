@@ -6,16 +6,21 @@ BIN := $(VENV)/bin
 
 .PHONY: play test lint bench clean i18n
 
+# What the install builds: the translations' .mo files and the optional C path. A change to
+# them installs again, so that the tests never run a stale build.
+BUILT_FROM := pyproject.toml setup.py src/hollywood_gin/_speedups.c \
+  $(wildcard src/hollywood_gin/locale/*/LC_MESSAGES/*.po)
+
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "hollywood-gin needs Python 3.11 or newer")'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.play-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.play-installed: $(BUILT_FROM) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[play]'
 	@touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.test-installed: $(BUILT_FROM) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@ $(VENV)/.play-installed
 
