@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 
 # What the install builds: the translations' .mo files and the optional C path. A change to
 # them installs again, so that the tests never run a stale build.
-BUILT_FROM := pyproject.toml setup.py src/hollywood_gin/_speedups.c \
+BUILT_FROM := pyproject.toml setup.py $(wildcard src/hollywood_gin/_speedups_c/*.[ch]) \
   $(wildcard src/hollywood_gin/locale/*/LC_MESSAGES/*.po)
 
 $(BIN)/python:

@@ -61,8 +61,12 @@ class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's 
 
 # Optional, as MarkupSafe's ``_speedups``: without a compiler the install still succeeds and
 # the package runs on its pure-Python functions (the source of truth).  ``make test``
-# compiles it, and tests/test_speedups.py fails there if it is missing.
-SPEEDUPS = Extension("hollywood_gin._speedups", ["src/hollywood_gin/_speedups.c"],
-                     optional=True)
+# compiles it, and tests/test_speedups.py fails there if it is missing.  Its C files, one
+# per concern, share a private header (an sdist carries the sources and the header).
+SPEEDUPS_C = Path("src", "hollywood_gin", "_speedups_c")
+SPEEDUPS = Extension("hollywood_gin._speedups",
+                     [str(SPEEDUPS_C / f"{name}.c") for name in ("module", "solve", "arrange",
+                                                                 "score")],
+                     depends=[str(SPEEDUPS_C / "speedups.h")], optional=True)
 
 setup(cmdclass={"build_py": build_py_with_catalogues}, ext_modules=[SPEEDUPS])

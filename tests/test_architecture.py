@@ -16,8 +16,8 @@ CORE = ["_speedups", "actions", "arrange", "cards", "errors", "frozen", "hand", 
 
 def sources_of(module: str) -> list[Path]:
     """The files of a core module: ``name.py``, or every file of the package ``name/`` (a
-    compiled module's Python files: none; its C source is checked below)."""
-    if (PACKAGE / f"{module}.c").exists():
+    compiled module's Python files: none; its C sources, in ``name_c/``, are checked below)."""
+    if (PACKAGE / f"{module}_c").is_dir():
         return []
     package = PACKAGE / module
     return sorted(package.rglob("*.py")) if package.is_dir() else [PACKAGE / f"{module}.py"]
@@ -48,10 +48,23 @@ def test_core_module_imports_only_stdlib_and_core(module: str) -> None:
                 assert top in sys.stdlib_module_names, f"core module {module} imports {name}"
 
 
-def test_the_compiled_core_includes_only_python_and_the_c_library() -> None:
-    includes = re.findall(r"^#include\s*(\S+)", (PACKAGE / "_speedups.c").read_text(), re.M)
-    assert includes and set(includes) <= {
-        "<Python.h>", "<structmember.h>", "<stdint.h>", "<string.h>"}, includes
+C_SOURCES = sorted((PACKAGE / "_speedups_c").glob("*.[ch]"))
+
+
+def test_the_compiled_core_is_its_c_files_and_their_header() -> None:
+    names = {path.name for path in C_SOURCES}
+    assert {"module.c", "speedups.h"} <= names and len(names) > 2, names
+
+
+@pytest.mark.parametrize("path", C_SOURCES, ids=lambda path: path.name)
+def test_the_compiled_core_includes_only_python_the_c_library_and_its_header(
+        path: Path) -> None:
+    includes = re.findall(r"^\s*#\s*include\s*(\S+)", path.read_text(), re.M)
+    allowed = {"<Python.h>", "<structmember.h>", "<stdint.h>", "<string.h>"}
+    if path.suffix == ".c":
+        assert includes == ['"speedups.h"'], includes  # the header includes the rest
+    else:
+        assert includes and set(includes) <= allowed, includes
 
 
 def test_package_declares_no_required_dependencies() -> None:

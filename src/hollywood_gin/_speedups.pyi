@@ -1,4 +1,5 @@
-"""The optional C path of the card API (``_speedups.c``); see melds.py and scoring.py."""
+"""The optional C path of the card API (its C sources are in ``_speedups_c/``); see melds.py
+and scoring.py."""
 
 from collections.abc import Callable, Iterable
 from typing import Any

@@ -1,0 +1,69 @@
+/* The private header of the optional C path of the card API (hollywood_gin._speedups): what
+ * its files share.  module.c (the module, its setup and the functions deadwood and
+ * best_melds), solve.c (cards to a mask, the least deadwood), arrange.c (R8.1's
+ * arrangement) and score.c (score_hand) are compiled into the one extension. */
+#ifndef HOLLYWOOD_GIN_SPEEDUPS_H
+#define HOLLYWOOD_GIN_SPEEDUPS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+#define BLOCK 0x1FFFu
+#define MAX_SOLVED 24   /* melds.MAX_SOLVED_CARDS */
+#define MAX_ARRANGED 11 /* melds.MAX_ARRANGED_CARDS */
+
+/* module.c: the runs-only deadwood of every suit block (solve._RUN_DEADWOOD), the summed
+ * card values of every block, and what setup() gives: the types, the slots' offsets and the
+ * Python functions; the interned names and the empty tuple. */
+extern uint8_t RUNS[8192];
+extern uint8_t POINTS[8192];
+extern PyTypeObject *card_type, *arrangement_type, *score_type;
+extern Py_ssize_t bit_offset;
+extern Py_ssize_t arr_off[5];    /* _hand, _masks, _melds, _unmatched, deadwood */
+extern Py_ssize_t score_off[15]; /* HandScore.__slots__ in order */
+extern PyObject *py_deadwood, *py_best_melds, *py_score_hand, *py_with_sets, *later,
+    *default_rules;
+extern PyObject *s_knock, *s_undercut, *s_gin, *s_big_gin, *s_knocker, *s_defender,
+    *s_knock_limit, *s_gin_bonus, *s_big_gin_bonus, *s_undercut_bonus, *s_rules,
+    *s_knocker_melds;
+extern PyObject *empty_tuple;
+
+PyObject *not_set_up(void);
+
+static inline int
+popcount(uint64_t m)
+{
+    return __builtin_popcountll(m);
+}
+
+static inline void
+set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value)
+{
+    /* ``value`` is a new reference, stolen */
+    *(PyObject **)((char *)obj + offset) = value;
+}
+
+/* solve.c */
+int deadwood_of_mask(uint64_t mask);
+int read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count);
+
+/* arrange.c: every least arrangement of a block's runs, as met (for block_ways, a test's). */
+typedef struct {
+    int n;              /* 0: not met yet (a block has at least one) */
+    int best;           /* the way R8.1 picks */
+    uint8_t *len;       /* runs in each way */
+    uint16_t (*runs)[4];
+} BlockWays;
+BlockWays *ways_of(unsigned block);
+PyObject *way_tuple(BlockWays *bw, int way, int suit);
+PyObject *best_tuple(int suit, unsigned block);
+PyObject *arranged(uint64_t mask, int *dead);
+
+/* score.c */
+PyObject *sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                        PyObject *kwnames);
+
+#endif
