@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hollywood_gin import arrange, melds, scoring
+from hollywood_gin import arrange, cards, melds, scoring
 from hollywood_gin.cards import CARDS, Card, cards_from_mask, parse_cards
 from hollywood_gin.hand import Hand
 from hollywood_gin.rules import Rules
@@ -39,7 +39,10 @@ def test_the_extension_is_compiled_and_used() -> None:
     assert melds.deadwood is speedups.deadwood
     assert melds.best_melds is speedups.best_melds
     assert scoring.score_hand is speedups.score_hand
+    assert cards.cards_from_mask is speedups.cards_from_mask
     import hollywood_gin
+
+    assert hollywood_gin.cards_from_mask is cards.cards_from_mask
 
     assert hollywood_gin.deadwood is melds.deadwood
     assert hollywood_gin.best_melds is melds.best_melds
@@ -243,3 +246,29 @@ def test_the_c_block_tables_are_arranges_for_every_block() -> None:
             ways, best = speedups.block_ways(suit, block)
             assert ways == arrange._ways(suit, block), (suit, block)
             assert best == arrange._best_runs(suit, block), (suit, block)
+
+
+@settings(max_examples=examples(400), deadline=None)
+@given(st.one_of(st.integers(0, (1 << 52) - 1), st.integers(-(1 << 60), 1 << 60),
+                 st.sampled_from((0, 1, (1 << 52) - 1, 1 << 51, 1 << 52, -1, True, False))))
+def test_cards_from_mask_is_the_pure_one(mask: int) -> None:
+    assert outcome(cards.cards_from_mask, mask) == outcome(cards.pure_cards_from_mask, mask)
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    ((7,), {}), ((), {"mask": 7}), ((), {}), ((1, 2), {}), ((7,), {"other": 1}),
+    ((2.0,), {}), (("3",), {}), ((None,), {}), ((1 << 100,), {}),
+])
+def test_cards_from_mask_odd_calls_are_the_pure_ones(args: tuple[Any, ...],
+                                                     kwargs: dict[str, Any]) -> None:
+    fast = outcome(cards.cards_from_mask, *args, **kwargs)
+    assert fast == outcome(cards.pure_cards_from_mask, *args, **kwargs)
+
+
+def test_cards_from_mask_in_canonical_order_and_empty_is_the_empty_tuple() -> None:
+    assert cards.cards_from_mask((1 << 52) - 1) == CARDS
+    assert cards.cards_from_mask(0) == ()
+    hand = Hand.deal(seed=16)
+    for seat in (0, 1):
+        assert hand.cards_of(seat) == tuple(sorted(hand.cards_of(seat)))
+        assert hand.cards_of(seat) == cards.pure_cards_from_mask(hand.hands[seat])

@@ -15,6 +15,12 @@ from enum import IntEnum
 from .errors import CardParseError
 from .i18n import _
 
+try:
+    from ._speedups import cards_from_mask as _c_cards_from_mask
+    from ._speedups import setup_cards as _setup_cards
+except ImportError:  # not compiled (no compiler at install): the pure-Python path alone
+    _setup_cards = None  # type: ignore[assignment]
+
 __all__ = [
     "CARDS",
     "FULL_DECK_MASK",
@@ -248,7 +254,7 @@ def cards_from_mask(mask: int) -> tuple[Card, ...]:
             block = mask >> (13 * suit) & 0x1FFF
             if block not in _BLOCK_CARDS[suit]:
                 _BLOCK_CARDS[suit][block] = _walk(block << (13 * suit))
-        return cards_from_mask(mask)
+        return pure_cards_from_mask(mask)
     return _walk(mask)  # not a mask of cards: fails as it always has, on the first bad bit
 
 
@@ -259,6 +265,15 @@ def _walk(mask: int) -> tuple[Card, ...]:
         out.append(CARDS[low.bit_length() - 1])
         mask ^= low
     return tuple(out)
+
+
+#: The pure-Python ``cards_from_mask``: the source of truth, what the C path hands anything
+#: but a 52-bit int to, and what runs when ``_speedups`` was not compiled.  The C path makes
+#: the tuple in one step (``Hand.cards_of``, and the card tuples of answers read, are it).
+pure_cards_from_mask = cards_from_mask
+if _setup_cards is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
+    _setup_cards(CARDS, pure_cards_from_mask)
+    cards_from_mask = _c_cards_from_mask
 
 
 def cards_text(cards: Iterable[Card]) -> str:

@@ -13,7 +13,7 @@
  * objects' slots filled, their card tuples left to be made when read.
  *
  * Its files (speedups.h says what they share): this one, the module with its setup and the
- * functions deadwood and best_melds; solve.c, cards to a mask and the least deadwood;
+ * functions deadwood and best_melds; solve.c, cards to a mask and back, the least deadwood;
  * arrange.c, R8.1's arrangement; score.c, score_hand.
  */
 #include "speedups.h"
@@ -271,6 +271,12 @@ sp_block_ways(PyObject *module, PyObject *args)
 }
 
 static PyMethodDef methods[] = {
+    {"setup_cards", sp_setup_cards, METH_VARARGS,
+     "Give the module the 52 cards in canonical order and the Python cards_from_mask."},
+    {"cards_from_mask", (PyCFunction)(void (*)(void))sp_cards_from_mask,
+     METH_FASTCALL | METH_KEYWORDS,
+     "The cards of a mask in canonical order: the C path of cards.pure_cards_from_mask,\n"
+     "the source of truth, which takes anything but a 52-bit int."},
     {"block_ways", sp_block_ways, METH_VARARGS,
      "(every least arrangement of a block's runs, the one R8.1 picks), shifted to a suit."},
     {"setup_melds", sp_setup_melds, METH_VARARGS,

@@ -1,6 +1,6 @@
 /* The private header of the optional C path of the card API (hollywood_gin._speedups): what
  * its files share.  module.c (the module, its setup and the functions deadwood and
- * best_melds), solve.c (cards to a mask, the least deadwood), arrange.c (R8.1's
+ * best_melds), solve.c (cards to a mask and back, the least deadwood), arrange.c (R8.1's
  * arrangement) and score.c (score_hand) are compiled into the one extension. */
 #ifndef HOLLYWOOD_GIN_SPEEDUPS_H
 #define HOLLYWOOD_GIN_SPEEDUPS_H
@@ -49,6 +49,9 @@ set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value)
 /* solve.c */
 int deadwood_of_mask(uint64_t mask);
 int read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count);
+PyObject *sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames);
+PyObject *sp_setup_cards(PyObject *module, PyObject *args);
 
 /* arrange.c: every least arrangement of a block's runs, as met (for block_ways, a test's). */
 typedef struct {
