@@ -55,6 +55,8 @@ def check_hand(cards: tuple[Card, ...]) -> None:
         fast, pure = melds.best_melds(given_as), melds.pure_best_melds(given_as)
         assert fast._masks == pure._masks  # type: ignore[attr-defined]
         assert fast.deadwood == pure.deadwood
+        for name, make in melds.PURE_MAKERS.items():  # read first: made by the C maker
+            assert getattr(fast, name) == make(fast) == make(pure), name
         assert (fast.melds, fast.unmatched) == (pure.melds, pure.unmatched)
         assert fast == pure and hash(fast) == hash(pure) and repr(fast) == repr(pure)
 
@@ -107,6 +109,8 @@ def check_score(knocker: Any, defender: Any, **kwargs: Any) -> None:
     for slot in ("_mask_defender", "_mask_defender_melds", "_mask_knocker_melds",
                  "_mask_knocker_unmatched", "_mask_pairs"):
         assert getattr(a, slot) == getattr(b, slot), slot
+    for name, make in scoring.PURE_MAKERS.items():  # read first: made by the C maker
+        assert getattr(a, name) == make(a) == make(b), name
     for field in SCORE_FIELDS:
         assert getattr(a, field) == getattr(b, field), field
     assert a == b and hash(a) == hash(b) and repr(a) == repr(b)
@@ -272,3 +276,24 @@ def test_cards_from_mask_in_canonical_order_and_empty_is_the_empty_tuple() -> No
     for seat in (0, 1):
         assert hand.cards_of(seat) == tuple(sorted(hand.cards_of(seat)))
         assert hand.cards_of(seat) == cards.pure_cards_from_mask(hand.hands[seat])
+
+
+@pytest.mark.parametrize("name", ["arrangement_melds", "arrangement_unmatched",
+                                  "score_knocker_melds", "score_knocker_unmatched",
+                                  "score_defender_melds", "score_defender_unmatched"])
+def test_the_c_makers_refuse_other_objects(name: str) -> None:
+    maker = getattr(importlib.import_module("hollywood_gin._speedups"), name)
+    for other in (object(), None, 7, melds.Arrangement((), (), 0)):
+        if name.startswith("arrangement") and isinstance(other, melds.Arrangement):
+            continue  # the right type (its fields given, the maker is never called for it)
+        with pytest.raises(TypeError, match="_speedups"):
+            maker(other)
+
+
+def test_the_fields_made_when_read_are_made_by_the_c_makers() -> None:
+    speedups = importlib.import_module("hollywood_gin._speedups")
+    hand = parse_cards("As 2s 3s 4s 7h 7d 7c Kh Qd 9c")
+    arrangement = melds.best_melds(hand)
+    assert speedups.arrangement_melds(arrangement) == melds.PURE_MAKERS["melds"](arrangement)
+    assert arrangement.melds == melds.pure_best_melds(hand).melds
+    assert arrangement.unmatched == tuple(parse_cards("Kh Qd 9c"))

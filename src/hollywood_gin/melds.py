@@ -12,7 +12,7 @@ stay as ``pure_deadwood`` and ``pure_best_melds``, the source of truth and its f
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -46,6 +46,8 @@ from .solve import (
 )
 
 try:
+    from ._speedups import arrangement_melds as _c_arrangement_melds
+    from ._speedups import arrangement_unmatched as _c_arrangement_unmatched
     from ._speedups import best_melds as _c_best_melds
     from ._speedups import deadwood as _c_deadwood
     from ._speedups import setup_melds as _setup_melds
@@ -296,6 +298,10 @@ def _arrangement_unmatched(arrangement: Any) -> tuple[Card, ...]:
     return _unmatched_cards(arrangement._hand, arrangement._masks)
 
 
+#: How each field made when read is made, in Python (the source of truth; the C path has
+#: its own, tests/test_speedups.py holds them equal).
+PURE_MAKERS: dict[str, Callable[[Any], object]] = {
+    "melds": _arrangement_melds, "unmatched": _arrangement_unmatched}
 made_when_read(Arrangement, "melds", _arrangement_melds)
 made_when_read(Arrangement, "unmatched", _arrangement_unmatched)
 _lazy_arrangement = frozen_maker(Arrangement, *Arrangement.__slots__)
@@ -557,3 +563,5 @@ if _setup_melds is not None:  # the same answers in C (tests/test_speedups.py ho
                  pure_best_melds, arrangement_with_sets, LATER)
     deadwood = _c_deadwood
     best_melds = _c_best_melds
+    made_when_read(Arrangement, "melds", _c_arrangement_melds)
+    made_when_read(Arrangement, "unmatched", _c_arrangement_unmatched)

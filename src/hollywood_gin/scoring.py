@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .arrange import arranged_of_mask
 from .cards import Card, cards_from_mask
@@ -27,7 +27,11 @@ from .melds import (
 from .rules import Rules
 
 try:
+    from ._speedups import score_defender_melds as _c_defender_melds
+    from ._speedups import score_defender_unmatched as _c_defender_unmatched
     from ._speedups import score_hand as _c_score_hand
+    from ._speedups import score_knocker_melds as _c_knocker_melds
+    from ._speedups import score_knocker_unmatched as _c_knocker_unmatched
     from ._speedups import setup_score as _setup_score
 except ImportError:  # not compiled: the pure-Python path alone
     _setup_score = None  # type: ignore[assignment]
@@ -78,15 +82,18 @@ class HandScore:
         return tuple(lay.card for lay in self.layoffs)
 
 
-made_when_read(HandScore, "layoffs", lambda score: layoffs_from_masks(score._mask_pairs))
-made_when_read(HandScore, "knocker_melds",
-               lambda score: _melds_cards(score._mask_knocker_melds))
-made_when_read(HandScore, "knocker_unmatched",
-               lambda score: cards_from_mask(score._mask_knocker_unmatched))
-made_when_read(HandScore, "defender_melds",
-               lambda score: _melds_cards(score._mask_defender_melds))
-made_when_read(HandScore, "defender_unmatched",
-               lambda score: _unmatched_cards(score._mask_defender, score._mask_defender_melds))
+#: How each field made when read is made, in Python (the source of truth; the C path has
+#: its own for the card tuples, tests/test_speedups.py holds them equal).
+PURE_MAKERS: dict[str, Callable[[Any], object]] = {
+    "layoffs": lambda score: layoffs_from_masks(score._mask_pairs),
+    "knocker_melds": lambda score: _melds_cards(score._mask_knocker_melds),
+    "knocker_unmatched": lambda score: cards_from_mask(score._mask_knocker_unmatched),
+    "defender_melds": lambda score: _melds_cards(score._mask_defender_melds),
+    "defender_unmatched":
+        lambda score: _unmatched_cards(score._mask_defender, score._mask_defender_melds),
+}
+for _name, _make in PURE_MAKERS.items():
+    made_when_read(HandScore, _name, _make)
 _make_score = frozen_maker(HandScore, *HandScore.__slots__)
 
 
@@ -193,3 +200,8 @@ pure_score_hand = score_hand
 if _setup_score is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
     _setup_score(HandScore, HandScore.__slots__, pure_score_hand, _DEFAULT_RULES)
     score_hand = _c_score_hand
+    for _name, _make in (("knocker_melds", _c_knocker_melds),
+                         ("knocker_unmatched", _c_knocker_unmatched),
+                         ("defender_melds", _c_defender_melds),
+                         ("defender_unmatched", _c_defender_unmatched)):
+        made_when_read(HandScore, _name, _make)

@@ -13,7 +13,8 @@
  * objects' slots filled, their card tuples left to be made when read.
  *
  * Its files (speedups.h says what they share): this one, the module with its setup and the
- * functions deadwood and best_melds; solve.c, cards to a mask and back, the least deadwood;
+ * functions deadwood and best_melds; solve.c, cards to a mask and the least deadwood;
+ * cards.c, masks to card tuples (cards_from_mask, the answers' fields made when read);
  * arrange.c, R8.1's arrangement; score.c, score_hand.
  */
 #include "speedups.h"
@@ -277,6 +278,18 @@ static PyMethodDef methods[] = {
      METH_FASTCALL | METH_KEYWORDS,
      "The cards of a mask in canonical order: the C path of cards.pure_cards_from_mask,\n"
      "the source of truth, which takes anything but a 52-bit int."},
+    {"arrangement_melds", sp_arrangement_melds, METH_O,
+     "Arrangement.melds made when read (melds._arrangement_melds)."},
+    {"arrangement_unmatched", sp_arrangement_unmatched, METH_O,
+     "Arrangement.unmatched made when read (melds._arrangement_unmatched)."},
+    {"score_knocker_melds", sp_score_knocker_melds, METH_O,
+     "HandScore.knocker_melds made when read."},
+    {"score_knocker_unmatched", sp_score_knocker_unmatched, METH_O,
+     "HandScore.knocker_unmatched made when read."},
+    {"score_defender_melds", sp_score_defender_melds, METH_O,
+     "HandScore.defender_melds made when read."},
+    {"score_defender_unmatched", sp_score_defender_unmatched, METH_O,
+     "HandScore.defender_unmatched made when read."},
     {"block_ways", sp_block_ways, METH_VARARGS,
      "(every least arrangement of a block's runs, the one R8.1 picks), shifted to a suit."},
     {"setup_melds", sp_setup_melds, METH_VARARGS,

@@ -1,6 +1,5 @@
-/* Cards to a mask, a mask to cards (cards.cards_from_mask), and the least deadwood of a
- * mask (solve.deadwood_of_mask), for the optional C path of the card API (module.c says
- * what the module is). */
+/* Cards to a mask, and the least deadwood of a mask (solve.deadwood_of_mask), for the
+ * optional C path of the card API (module.c says what the module is). */
 #include "speedups.h"
 
 /* ---- least deadwood of a mask (solve.deadwood_of_mask) ---- */
@@ -115,64 +114,4 @@ read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count)
         return 1;
     }
     return 0;
-}
-
-/* ---- a mask to cards (cards.cards_from_mask) ---- */
-
-/* Set by setup_cards(): the 52 cards in canonical order, and the Python function. */
-static PyObject *card_objects[52];
-static PyObject *py_cards_from_mask;
-
-/* The cards of a 52-bit mask in canonical order (the order of their bits); anything else
- * (another int type, a negative int, a bit past the deck's, a keyword) is the Python
- * function's. */
-PyObject *
-sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                   PyObject *kwnames)
-{
-    if (py_cards_from_mask == NULL) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "_speedups: not set up (import hollywood_gin.cards)");
-        return NULL;
-    }
-    if (nargs != 1 || (kwnames != NULL && PyTuple_GET_SIZE(kwnames)))
-        return PyObject_Vectorcall(py_cards_from_mask, args, nargs, kwnames);
-    PyObject *arg = args[0];
-    if (PyLong_CheckExact(arg)) {
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
-        if (v == -1 && PyErr_Occurred()) return NULL;
-        if (!overflow && v >= 0 && !((unsigned long long)v >> 52)) {
-            uint64_t mask = (uint64_t)v;
-            PyObject *out = PyTuple_New(popcount(mask));
-            if (out == NULL) return NULL;
-            for (Py_ssize_t k = 0; mask; k++, mask &= mask - 1) {
-                PyObject *card = card_objects[__builtin_ctzll(mask)];
-                Py_INCREF(card);
-                PyTuple_SET_ITEM(out, k, card);
-            }
-            return out;
-        }
-    }
-    return PyObject_CallOneArg(py_cards_from_mask, arg);
-}
-
-/* setup_cards(CARDS, cards_from_mask) */
-PyObject *
-sp_setup_cards(PyObject *module, PyObject *args)
-{
-    PyObject *cards, *fn;
-    if (!PyArg_ParseTuple(args, "O!O:setup_cards", &PyTuple_Type, &cards, &fn)) return NULL;
-    if (PyTuple_GET_SIZE(cards) != 52 || !PyCallable_Check(fn)) {
-        PyErr_SetString(PyExc_ValueError, "_speedups: 52 cards and a function were expected");
-        return NULL;
-    }
-    for (int i = 0; i < 52; i++) {
-        PyObject *card = PyTuple_GET_ITEM(cards, i);
-        Py_INCREF(card);
-        Py_XSETREF(card_objects[i], card);
-    }
-    Py_INCREF(fn);
-    Py_XSETREF(py_cards_from_mask, fn);
-    Py_RETURN_NONE;
 }

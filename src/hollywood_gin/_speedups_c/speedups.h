@@ -1,7 +1,8 @@
 /* The private header of the optional C path of the card API (hollywood_gin._speedups): what
  * its files share.  module.c (the module, its setup and the functions deadwood and
- * best_melds), solve.c (cards to a mask and back, the least deadwood), arrange.c (R8.1's
- * arrangement) and score.c (score_hand) are compiled into the one extension. */
+ * best_melds), solve.c (cards to a mask, the least deadwood), cards.c (masks to card tuples:
+ * cards_from_mask, the answers' fields made when read), arrange.c (R8.1's arrangement) and
+ * score.c (score_hand) are compiled into the one extension. */
 #ifndef HOLLYWOOD_GIN_SPEEDUPS_H
 #define HOLLYWOOD_GIN_SPEEDUPS_H
 
@@ -49,9 +50,6 @@ set_slot(PyObject *obj, Py_ssize_t offset, PyObject *value)
 /* solve.c */
 int deadwood_of_mask(uint64_t mask);
 int read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count);
-PyObject *sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                             PyObject *kwnames);
-PyObject *sp_setup_cards(PyObject *module, PyObject *args);
 
 /* arrange.c: every least arrangement of a block's runs, as met (for block_ways, a test's). */
 typedef struct {
@@ -64,6 +62,17 @@ BlockWays *ways_of(unsigned block);
 PyObject *way_tuple(BlockWays *bw, int way, int suit);
 PyObject *best_tuple(int suit, unsigned block);
 PyObject *arranged(uint64_t mask, int *dead);
+
+/* cards.c */
+PyObject *sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                             PyObject *kwnames);
+PyObject *sp_setup_cards(PyObject *module, PyObject *args);
+PyObject *sp_arrangement_melds(PyObject *module, PyObject *arr);
+PyObject *sp_arrangement_unmatched(PyObject *module, PyObject *arr);
+PyObject *sp_score_knocker_melds(PyObject *module, PyObject *score);
+PyObject *sp_score_knocker_unmatched(PyObject *module, PyObject *score);
+PyObject *sp_score_defender_melds(PyObject *module, PyObject *score);
+PyObject *sp_score_defender_unmatched(PyObject *module, PyObject *score);
 
 /* score.c */
 PyObject *sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
