@@ -641,7 +641,7 @@ def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
         await pilot.pause()
         assert "knock_limit" not in screen_text(app)
         await pilot.click("#start")
-        await pilot.pause()
+        await _until(pilot, lambda: app.kept is not None)  # a loaded machine takes a while
         assert app.kept is not None
         expected = Rules(knock_limit=7, entry_rule="by_count", big_gin_bonus=31)
         assert app.kept.rules == expected
