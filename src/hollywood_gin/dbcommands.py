@@ -26,7 +26,7 @@ def _url(args: argparse.Namespace) -> str:
 
 def _cmd_upgrade(args: argparse.Namespace) -> int:
     from . import migrate
-    from .store import _safe_url
+    from .store.records import _safe_url
 
     url = _url(args)
     if args.sql:
@@ -42,7 +42,7 @@ def _cmd_current(args: argparse.Namespace) -> int:
 
     from . import migrate
     from .errors import HollywoodGinError
-    from .store import _safe_url
+    from .store.records import _safe_url
 
     url = _url(args)
     engine = create_engine(url)
@@ -68,7 +68,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .store import Store, StoreError, _safe_url
+    from .store import Store, StoreError
+    from .store.records import _safe_url
 
     url = _url(args)
     store = Store(url)

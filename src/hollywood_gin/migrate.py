@@ -34,7 +34,7 @@ from sqlalchemy import MetaData, create_engine, event, inspect, make_url, text
 from sqlalchemy.engine import Connection, Engine
 
 from .schema import SCHEMA_REVISION, VERSION_TABLE, metadata
-from .store import StoreError, _safe_url
+from .store.records import StoreError, _safe_url
 
 __all__ = [
     "BASELINE",

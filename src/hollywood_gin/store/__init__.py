@@ -11,7 +11,6 @@ Needs the optional extra ``store`` (SQLAlchemy, platformdirs).
 from __future__ import annotations
 
 from ..announce import CHANNEL, Announcement, Publisher, parse_announcement
-from .connection import StoreBase
 from .matches import Store
 from .persistent import PersistentMatch
 from .records import (
@@ -24,9 +23,6 @@ from .records import (
     StoreError,
     default_url,
 )
-from .records import (
-    _safe_url as _safe_url,
-)
 
 __all__ = [
     "CHANNEL",
@@ -37,7 +33,6 @@ __all__ = [
     "Publisher",
     "ReviewRow",
     "Store",
-    "StoreBase",
     "StoreConflict",
     "StoreError",
     "StoredAction",
