@@ -18,7 +18,6 @@ from .games import (
     ArenaError,
     GameResult,
     HandOutcome,
-    _bot,
     _play_pair,
     _Task,
 )
@@ -37,7 +36,6 @@ __all__ = [
     "HandOutcome",
     "ProgressBar",
     "_Task",
-    "_bot",
     "_play_pair",
     "derive_seed",
     "main",
