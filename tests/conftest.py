@@ -9,7 +9,9 @@ The ``ci`` profile (the default) keeps the whole suite fast; set
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 
@@ -33,12 +35,13 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HG_HYPOTHESIS_PROFILE", "ci"))
 
 # The tests never read or write the player's own files: their saved games, settings
-# and data folders live in a folder of this run's (subprocesses inherit it).
+# and data folders live in a folder of this test process's (subprocesses inherit it),
+# removed when the process ends.
 _HOME = tempfile.mkdtemp(prefix="hg-tests-home-")
+atexit.register(shutil.rmtree, _HOME, ignore_errors=True)
 for _name in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
     os.environ[_name] = os.path.join(_HOME, _name.lower())
 os.environ.pop("HOLLYWOOD_GIN_DB", None)
-os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 
 # The suite reads English whatever the locale it runs in (the command line and the
 # servers it starts choose their language from the environment); tests of the other
@@ -46,7 +49,8 @@ os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
 os.environ["LANGUAGE"] = "en"
 # ... and never reads or writes the player's own settings (a language chosen in the game
 # would come before LANGUAGE): every test process gets an empty folder of its own.
-os.environ["HOLLYWOOD_GIN_CONFIG"] = tempfile.mkdtemp(prefix="hg-test-config-")
+os.environ["HOLLYWOOD_GIN_CONFIG"] = os.path.join(_HOME, "config")
+os.mkdir(os.environ["HOLLYWOOD_GIN_CONFIG"])
 
 
 @pytest.fixture(autouse=True)
