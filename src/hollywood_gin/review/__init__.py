@@ -18,22 +18,25 @@ from .engine import (
     review_match,
     review_record,
 )
-from .model import (
+from .grades import (
     ACCURACY_SCALE,
     BLUNDER,
     GROUPS,
     INACCURACY,
     MISTAKE,
-    ChoiceValue,
-    DecisionReview,
     Grade,
-    HandReview,
-    Hindsight,
     Kind,
-    MatchReview,
-    ReviewError,
+    accuracy_of,
     decision_accuracy,
     grade_of,
+)
+from .model import (
+    ChoiceValue,
+    DecisionReview,
+    HandReview,
+    Hindsight,
+    MatchReview,
+    ReviewError,
 )
 
 __all__ = [
@@ -51,6 +54,7 @@ __all__ = [
     "MatchReview",
     "ReviewError",
     "ReviewSettings",
+    "accuracy_of",
     "decision_accuracy",
     "decision_kind",
     "grade_of",

@@ -50,20 +50,15 @@ from ..hand import Hand, HandView, Phase
 from ..match import Match
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
+from .grades import ACCURACY_SCALE, BLUNDER, INACCURACY, MISTAKE, Kind, grade_of
 from .model import (
-    ACCURACY_SCALE,
-    BLUNDER,
-    INACCURACY,
-    MISTAKE,
     ChoiceValue,
     DecisionReview,
     HandResultSummary,
     HandReview,
     Hindsight,
-    Kind,
     MatchReview,
     ReviewError,
-    grade_of,
 )
 
 __all__ = [

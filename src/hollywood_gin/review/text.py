@@ -11,7 +11,8 @@ from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, Take
 from ..cards import Card
 from ..i18n import N_, _, ngettext
 from ..melds import deadwood
-from .model import GROUPS, DecisionReview, Grade, HandReview, MatchReview
+from .grades import GROUPS, Grade
+from .model import DecisionReview, HandReview, MatchReview
 
 __all__ = ["ReviewProgress", "describe_action", "render_decision", "render_match"]
 

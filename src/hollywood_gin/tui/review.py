@@ -246,7 +246,7 @@ class ReviewScreen(Screen[None]):
         line = Text(title, style="bold #7fd1ff")
         decisions = [d for k in sorted(self._hands) for d in self._hands[k].decisions]
         if decisions:
-            from ..review.model import accuracy_of
+            from ..review import accuracy_of
 
             acc = accuracy_of(decisions)
             lost = sum(d.loss for d in decisions)
