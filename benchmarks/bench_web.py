@@ -163,6 +163,17 @@ class Run:
         self.actions = 0
         self.measuring = False
         self.last_seq: dict[str, int] = {}
+        self.lags: list[float] = []  # the generator's own loop lag, while measuring
+
+
+async def watch_loop(run: Run, stop: asyncio.Event, every: float = 0.02) -> None:
+    """The generator's own event loop lag: a late loop delays reading the other seat's
+    frame, which the latency would count as the servers'."""
+    while not stop.is_set():
+        asked = time.perf_counter()
+        await asyncio.sleep(every)
+        if run.measuring:
+            run.lags.append(time.perf_counter() - asked - every)
 
 
 async def play_table(bases: list[str], table: dict[str, Any], stop: asyncio.Event,
@@ -462,6 +473,7 @@ async def measure(urls: list[str], tables: list[dict[str, Any]], seconds: float,
     stop = asyncio.Event()
     tasks = [asyncio.get_running_loop().create_task(
         play_table(urls, t, stop, think, run, route)) for t in tables]
+    watcher = asyncio.get_running_loop().create_task(watch_loop(run, stop))
     await asyncio.sleep(warmup)
     run.measuring = True
     meter.start(nice)
@@ -474,6 +486,7 @@ async def measure(urls: list[str], tables: list[dict[str, Any]], seconds: float,
     elapsed = time.monotonic() - started
     stop.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
+    await watcher
     for r in results:
         if isinstance(r, BaseException):
             run.errors.append(type(r).__name__ + ": " + str(r)[:80])
@@ -507,8 +520,9 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
             saved = _saved_counts(args.db, list(run.last_seq))
             lost = sum(1 for t, seq in run.last_seq.items() if saved.get(t, -1) < seq)
         lat = sorted(run.latencies)
+        lags = sorted(run.lags)
 
-        def pct(p: float) -> float:
+        def pct(p: float, lat: list[float] = lat) -> float:
             return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else -1.0
 
         return {
@@ -516,7 +530,10 @@ def one_run(args: argparse.Namespace, processes: int, count: int) -> dict[str, A
             "think_s": args.think,
             "seconds": round(elapsed, 1), "actions_per_s": round(run.actions / elapsed, 1),
             "latency_ms": {"p50": pct(0.5), "p90": pct(0.9), "p99": pct(0.99), "max": pct(1.0)},
-            "server": server, "errors": len(run.errors), "error_kinds": sorted(set(run.errors))[:5],
+            "server": server,
+            "generator_loop_lag_ms": {"p50": pct(0.5, lags), "p99": pct(0.99, lags),
+                                      "max": pct(1.0, lags)},
+            "errors": len(run.errors), "error_kinds": sorted(set(run.errors))[:5],
             "lost_actions": lost, "cpu_cores": cpu, "nice": args.nice,
             "db_connections": len(getattr(meter, "backends", [])),
             "load_before": load_before,
