@@ -12,8 +12,10 @@ Measured, after a warm-up: actions a second; the latency from sending an action 
 *other* seat's state frame showing it (the server sends it only after the commit; with
 the seats on two processes it crosses PostgreSQL's NOTIFY); errors (any error frame or
 failed table); lost actions (each table's last acknowledged position against the
-database's log, read at the end); and the CPU seconds the load generator, the server
-processes and PostgreSQL used in the measured window.
+database's log, read at the end); the CPU seconds the load generator, the server
+processes and PostgreSQL used in the measured window; and the generator's own event loop
+lag (``generator_loop_lag_ms``: were it late, the latency would count its lateness as
+the servers').
 
 ``--units`` starts N servers of one process each, in sessions of their own (as systemd
 runs each ``hollywood-gin@PORT`` unit), instead of one ``serve --workers N``; each seat
