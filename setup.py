@@ -66,7 +66,7 @@ class build_py_with_catalogues(build_py):  # noqa: N801 (a setuptools command's 
 SPEEDUPS_C = Path("src", "hollywood_gin", "_speedups_c")
 SPEEDUPS = Extension("hollywood_gin._speedups",
                      [str(SPEEDUPS_C / f"{name}.c")
-                      for name in ("module", "solve", "cards", "arrange", "score")],
+                      for name in ("module", "solve", "cards", "fields", "arrange", "score")],
                      depends=[str(SPEEDUPS_C / "speedups.h")], optional=True)
 
 setup(cmdclass={"build_py": build_py_with_catalogues}, ext_modules=[SPEEDUPS])

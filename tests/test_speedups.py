@@ -3,18 +3,25 @@ pure-Python functions give: the same answers, the same errors with the same mess
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import itertools
+import pickle
 import random
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hollywood_gin import arrange, cards, melds, scoring
-from hollywood_gin.cards import CARDS, Card, cards_from_mask, parse_cards
+from hollywood_gin import arrange, cards, frozen, melds, scoring
+from hollywood_gin.cards import CARDS, Card, cards_from_mask, cards_text, parse_cards
+from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import Hand
+from hollywood_gin.melds import Layoff
 from hollywood_gin.rules import Rules
 from hollywood_gin.scoring import HandScore
 from strategies import any_hands, dense_hands, examples, hands, knock_deals
@@ -297,3 +304,285 @@ def test_the_fields_made_when_read_are_made_by_the_c_makers() -> None:
     assert speedups.arrangement_melds(arrangement) == melds.PURE_MAKERS["melds"](arrangement)
     assert arrangement.melds == melds.pure_best_melds(hand).melds
     assert arrangement.unmatched == tuple(parse_cards("Kh Qd 9c"))
+
+
+# -- the fields made when read: the C descriptor and the C makers -------------------------
+
+def test_the_fields_made_when_read_are_the_c_descriptors() -> None:
+    speedups = importlib.import_module("hollywood_gin._speedups")
+    for cls, names in ((melds.Arrangement, melds.PURE_MAKERS),
+                       (HandScore, scoring.PURE_MAKERS)):
+        for name in names:
+            field = cls.__dict__[name]
+            assert type(field).__name__ == "field_made_when_read", (cls, name)
+            assert getattr(cls, name) is field and field.__objclass__ is cls
+            assert field.__doc__ == f"The {name} (made when read)."
+            assert isinstance(field.make, type(speedups.score_layoffs)), (cls, name)
+
+
+def read_in_order(value: Any, order: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(value, name) for name in order}
+
+
+def check_arrangement_orders(cards: tuple[Card, ...]) -> None:
+    makers = melds.PURE_MAKERS
+    pure = melds.pure_best_melds(cards)
+    expected = {name: make(pure) for name, make in makers.items()}
+    for order in itertools.permutations((*makers, "deadwood")):
+        fast = melds.best_melds(list(cards))
+        got = read_in_order(fast, order)
+        assert got == {**expected, "deadwood": pure.deadwood}, order
+        assert read_in_order(fast, order) == got  # kept: the same objects read again
+        assert all(getattr(fast, name) is got[name] for name in makers)
+        assert fast == pure and hash(fast) == hash(pure) and repr(fast) == repr(pure)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.one_of(hands(0, 11), dense_hands(10, 11)))
+def test_arrangement_fields_read_in_every_order_are_the_pure_makers(
+        cards: tuple[Card, ...]) -> None:
+    check_arrangement_orders(cards)
+
+
+def check_score_orders(knocker: tuple[Card, ...], defender: tuple[Card, ...],
+                       orders: Iterable[tuple[str, ...]], **kwargs: Any) -> HandScore | None:
+    makers = scoring.PURE_MAKERS
+    try:
+        pure = scoring.pure_score_hand(knocker, defender, **kwargs)
+    except IllegalActionError:
+        return None
+    expected = {name: make(pure) for name, make in makers.items()}
+    expected.update((name, getattr(pure, name)) for name in SCORE_FIELDS if name not in makers)
+    for order in orders:
+        fast = scoring.score_hand(list(knocker), list(defender), **kwargs)
+        got = read_in_order(fast, order)
+        assert got == {name: expected[name] for name in order}, order
+        assert all(getattr(fast, name) is got[name] for name in makers if name in got)
+        assert fast == pure and hash(fast) == hash(pure) and repr(fast) == repr(pure)
+    return pure
+
+
+SCORE_ORDERS = list(itertools.permutations(scoring.PURE_MAKERS))
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(knock_deals(), st.sampled_from(RULES), st.randoms(use_true_random=False))
+def test_score_fields_read_in_any_order_are_the_pure_makers(
+        deal: tuple[tuple[Card, ...], tuple[Card, ...]], rules: Rules,
+        rng: random.Random) -> None:
+    orders = [*rng.sample(SCORE_ORDERS, 4), tuple(rng.sample(SCORE_FIELDS, 10))]
+    check_score_orders(*deal, orders, rules=rules)
+
+
+def test_score_fields_in_every_order_on_knocks_with_layoffs() -> None:
+    rng = random.Random(1617)
+    knocks = with_layoffs = several = 0
+    while knocks < 300:
+        low = rng.randrange(1, 10)
+        pool = [c for c in CARDS if low <= c.rank < low + 5]
+        knocker = tuple(rng.sample(pool, 10))
+        if melds.pure_deadwood(knocker) > 10:
+            continue
+        # the defender: cards beside the knocker's melds, and any
+        shown = melds.pure_best_melds(knocker).melds
+        near = {c for c in CARDS for meld in shown for k in meld
+                if c not in knocker and (c.rank == k.rank or (
+                    c.suit == k.suit and abs(c.rank - k.rank) <= 2))}
+        rest = [c for c in CARDS if c not in knocker and c not in near]
+        some = rng.sample(sorted(near), min(len(near), rng.randrange(2, 7)))
+        defender = tuple(some + rng.sample(rest, 10 - len(some)))
+        orders = SCORE_ORDERS if knocks < 20 else rng.sample(SCORE_ORDERS, 3)
+        pure = check_score_orders(knocker, defender, orders)
+        knocks += 1
+        if pure is not None and pure.layoffs:
+            with_layoffs += 1
+            several += len({lay.meld for lay in pure.layoffs}) < len(pure.layoffs)
+    assert with_layoffs > 100 and several > 10, (with_layoffs, several)  # the cases are met
+
+
+def test_the_worked_examples_lay_offs_made_in_c() -> None:
+    # R5.9's first example: 8s then 9s chained on the spade run, Tc on J-Q-K of clubs.
+    knocker = parse_cards("5s 6s 7s 9h 9d 9c Jc Qc Kc 3d")
+    defender = parse_cards("8s 9s 4d 4h 4c Tc 2h 2d Ad 5h")
+    score = scoring.score_hand(knocker, defender)
+    assert score.layoffs == scoring.PURE_MAKERS["layoffs"](score)
+    assert [(lay.card.text, cards_text(lay.meld)) for lay in score.layoffs] == [
+        ("8s", "5s 6s 7s"), ("9s", "5s 6s 7s"), ("Tc", "Jc Qc Kc")]
+    assert all(type(lay) is Layoff for lay in score.layoffs)
+    assert score.layoff_cards == tuple(parse_cards("8s 9s Tc"))
+    assert (score.kind, score.points) == ("knock", 7)
+    lay = score.layoffs[0]
+    assert lay == Layoff(lay.card, lay.meld) and hash(lay) == hash(Layoff(lay.card, lay.meld))
+    assert pickle.loads(pickle.dumps(score)) == score
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lay.card = lay.card  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("name", ["arrangement_melds", "arrangement_unmatched",
+                                  "score_knocker_melds", "score_knocker_unmatched",
+                                  "score_defender_melds", "score_defender_unmatched",
+                                  "score_layoffs"])
+def test_the_c_makers_refuse_objects_whose_slots_hold_no_masks(name: str) -> None:
+    maker = getattr(importlib.import_module("hollywood_gin._speedups"), name)
+    if name.startswith("arrangement"):
+        value: Any = melds.Arrangement((), (), 0)  # made from cards: its mask slots unset
+    else:
+        value = scoring.score_hand(KNOCKER, DEFENDER)
+        for slot in HandScore.__slots__:
+            if slot.startswith("_mask"):
+                object.__setattr__(value, slot, ("not", "masks"))
+    with pytest.raises(TypeError, match="_speedups"):
+        maker(value)
+
+
+def lazy_class() -> Any:
+    """A frozen value with one field made when read, made anew for each descriptor."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Lazy:
+        __slots__ = ("_made", "plain")
+        made: tuple[int, ...]
+        plain: int
+
+    return Lazy
+
+
+class Other:
+    """Not a Lazy, with the slot a Lazy's field reads."""
+
+    __slots__ = ("_made", "plain")
+
+
+def lazy_story(install: Callable[[type, str, Callable[[Any], object]], None]) -> list[Any]:
+    """What a user can see of a field made when read, step by step."""
+    cls = lazy_class()
+    calls: list[int] = []
+
+    def make(obj: Any) -> tuple[int, ...]:
+        calls.append(obj.plain)
+        if obj.plain < 0:
+            raise ValueError(f"cannot make it from {obj.plain}")
+        return (obj.plain, obj.plain)
+
+    install(cls, "made", make)
+    made = frozen.frozen_maker(cls, "_made", "plain")
+    field = cls.__dict__["made"]
+    seen: list[Any] = []
+    value = made(frozen.LATER, 3)
+    seen += [value.made, value.made is value.made, value == cls(made=(3, 3), plain=3)]
+    seen += [repr(cls(made=(1,), plain=1)), cls(made=(1,), plain=1).made]
+    seen.append(outcome(lambda: made(frozen.LATER, -1).made))
+    broken = made(frozen.LATER, -2)
+    seen += [outcome(lambda: broken.made), outcome(lambda: broken.made)]  # made again
+    seen.append(outcome(setattr, value, "made", (9,)))
+    seen.append(outcome(delattr, value, "made"))
+    seen.append(outcome(object.__delattr__, value, "made")[0])
+    object.__setattr__(value, "made", (7,))
+    seen += [value.made, value._made]
+    seen.append(outcome(getattr, cls.__new__(cls), "made"))  # its slot never set
+    seen += [field.__get__(None, cls) is field, cls.made is field]
+    other = Other()
+    seen.append(outcome(field.__get__, other))  # an object of another class
+    other._made, other.plain = frozen.LATER, 5
+    seen += [field.__get__(other), other._made]
+    field.__set__(other, (6,))
+    seen += [field.__get__(other), outcome(field.__get__, object())]
+    seen.append(calls)
+    return seen
+
+
+def test_the_c_descriptor_behaves_as_the_pure_property() -> None:
+    fast = lazy_story(frozen.made_when_read)
+    assert fast == lazy_story(frozen.pure_made_when_read)
+    assert fast[-1] == [3, -1, -2, -2, 5]
+
+
+# -- cards read: sets by their table, cards by their address -------------------------------
+
+def odd_card(card: Card) -> Card:
+    """A card equal to ``card`` that is not the deck's own object (Card() never makes one)."""
+    twin = object.__new__(Card)
+    for name in Card.__slots__:
+        object.__setattr__(twin, name, getattr(card, name))
+    assert twin == card and twin is not card
+    return twin
+
+
+def test_sets_with_removed_cards_and_cards_not_the_decks_own() -> None:
+    rng = random.Random(1618)
+    for n in range(500):
+        hand = rng.sample(CARDS, 14)
+        bag = set(hand)
+        for card in hand[10 + n % 2:]:  # removed: the set's table keeps dummies
+            bag.discard(card)
+        if n % 3 == 0:  # and one taken out and put back
+            card = next(iter(bag))
+            bag.remove(card)
+            bag.add(card)
+        check_hand(tuple(bag))
+        assert melds.deadwood(bag) == melds.pure_deadwood(bag)
+        fast, pure = melds.best_melds(bag), melds.pure_best_melds(bag)
+        assert fast == pure and fast._masks == pure._masks  # type: ignore[attr-defined]
+        odd = [odd_card(c) if i % 4 == 0 else c for i, c in enumerate(hand[:10])]
+        for odd_hand in (odd, tuple(odd), set(odd), frozenset(odd)):
+            assert melds.deadwood(odd_hand) == melds.pure_deadwood(odd_hand)
+            assert melds.best_melds(odd_hand) == melds.pure_best_melds(odd_hand)
+        check_score(KNOCKER, set(DEFENDER))
+    big = set(CARDS)
+    for card in CARDS[11:]:
+        big.discard(card)
+    assert melds.best_melds(big) == melds.pure_best_melds(big)
+    check_score(set(KNOCKER), frozenset(DEFENDER))
+
+
+def test_an_odd_card_with_a_wrong_bit_is_refused_as_the_pure_path_refuses_it() -> None:
+    for bit in (0, 3, 1 << 52, 1 << 70, "1", 2.0):  # (-1: the pure solve never ends)
+        odd = odd_card(A[0])
+        object.__setattr__(odd, "bit", bit)
+        cards_given = [odd, *A[1:]]
+        assert outcome(melds.deadwood, cards_given) == outcome(melds.pure_deadwood, cards_given)
+        assert outcome(melds.best_melds, cards_given) == outcome(melds.pure_best_melds,
+                                                                 cards_given)
+
+
+def test_setup_cards_wants_52_different_cards() -> None:
+    speedups = importlib.import_module("hollywood_gin._speedups")
+    with pytest.raises(ValueError, match="52 different cards"):
+        speedups.setup_cards((CARDS[0], *CARDS[:51]), cards.pure_cards_from_mask)
+    with pytest.raises(ValueError, match="52 cards"):
+        speedups.setup_cards(CARDS[:51], cards.pure_cards_from_mask)
+    assert melds.deadwood(list(A)) == 0  # the cards set up before are kept
+
+
+# -- without the extension: the pure path ----------------------------------------------------
+
+PURE_RUN = """
+import sys
+sys.modules["hollywood_gin._speedups"] = None  # as if never compiled: its import fails
+from hollywood_gin import cards, frozen, melds, scoring
+from hollywood_gin.cards import parse_cards
+assert frozen._c_made_when_read is None
+assert melds.deadwood is melds.pure_deadwood and melds.best_melds is melds.pure_best_melds
+assert scoring.score_hand is scoring.pure_score_hand
+assert cards.cards_from_mask is cards.pure_cards_from_mask
+for cls, names in ((melds.Arrangement, melds.PURE_MAKERS), (scoring.HandScore,
+                                                               scoring.PURE_MAKERS)):
+    for name in names:
+        assert type(cls.__dict__[name]) is property, (cls, name)
+knocker = parse_cards("5s 6s 7s 9h 9d 9c Jc Qc Kc 3d")
+defender = parse_cards("8s 9s 4d 4h 4c Tc 2h 2d Ad 5h")
+score = scoring.score_hand(knocker, defender)
+print(repr(score))
+print(repr(melds.best_melds(set(defender))), melds.deadwood(defender))
+"""
+
+
+def test_without_the_extension_the_pure_path_is_chosen_and_answers_the_same() -> None:
+    run = subprocess.run([sys.executable, "-c", PURE_RUN], capture_output=True, text=True,
+                         check=False, timeout=120)
+    assert run.returncode == 0, run.stderr
+    knocker = parse_cards("5s 6s 7s 9h 9d 9c Jc Qc Kc 3d")
+    defender = parse_cards("8s 9s 4d 4h 4c Tc 2h 2d Ad 5h")
+    expected = (f"{scoring.score_hand(knocker, defender)!r}\n"
+                f"{melds.best_melds(set(defender))!r} {melds.deadwood(defender)}\n")
+    assert run.stdout == expected

@@ -7,9 +7,14 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any, TypeVar
 
+try:
+    from ._speedups import made_when_read as _c_made_when_read
+except ImportError:  # not compiled: the pure-Python path alone
+    _c_made_when_read = None  # type: ignore[assignment]
+
 _T = TypeVar("_T")
 
-__all__ = ["LATER", "frozen_maker", "made_when_read"]
+__all__ = ["LATER", "frozen_maker", "made_when_read", "pure_made_when_read"]
 
 
 def frozen_maker(cls: type[_T], *names: str) -> Callable[..., _T]:
@@ -55,15 +60,25 @@ LATER: Any = _Later()
 
 
 def made_when_read(cls: type, name: str, make: Callable[[Any], object]) -> None:
-    """Field ``name`` of the frozen dataclass ``cls`` becomes a property over the slot
-    ``_name``: set by ``__init__`` as any field is, or left :data:`LATER` by a fast maker
-    and then filled with ``make(obj)`` when first read.
+    """Field ``name`` of the frozen dataclass ``cls`` becomes a data descriptor over the
+    slot ``_name``: set by ``__init__`` as any field is, or left :data:`LATER` by a fast
+    maker and then filled with ``make(obj)`` when first read.
 
     Equality, hashing, ``repr``, ``asdict`` and pickling (through ``__reduce__``) read
-    the field like any other, so a value made this way is the same value.  (A property
+    the field like any other, so a value made this way is the same value.  (A descriptor
     and no ``__getattr__``: the class's other fields stay plain, fast slot reads, and a
-    first read raises nothing.)
+    first read raises nothing.)  Where ``_speedups`` was compiled the descriptor is its C
+    one (a read runs no Python frame, and a maker that is a C function is called
+    directly); otherwise :func:`pure_made_when_read`'s property, the source of truth.
     """
+    if _c_made_when_read is None:
+        pure_made_when_read(cls, name, make)
+    else:
+        _c_made_when_read(cls, name, make, LATER)
+
+
+def pure_made_when_read(cls: type, name: str, make: Callable[[Any], object]) -> None:
+    """:func:`made_when_read` as a Python property (what runs without ``_speedups``)."""
     private = f"_{name}"
     code = (f"def read(self):\n    value = self.{private}\n    if value is LATER:\n"
             f"        value = make(self)\n        store(self, {private!r}, value)\n"

@@ -32,6 +32,7 @@ try:
     from ._speedups import score_hand as _c_score_hand
     from ._speedups import score_knocker_melds as _c_knocker_melds
     from ._speedups import score_knocker_unmatched as _c_knocker_unmatched
+    from ._speedups import score_layoffs as _c_layoffs
     from ._speedups import setup_score as _setup_score
 except ImportError:  # not compiled: the pure-Python path alone
     _setup_score = None  # type: ignore[assignment]
@@ -83,7 +84,7 @@ class HandScore:
 
 
 #: How each field made when read is made, in Python (the source of truth; the C path has
-#: its own for the card tuples, tests/test_speedups.py holds them equal).
+#: its own, tests/test_speedups.py holds them equal).
 PURE_MAKERS: dict[str, Callable[[Any], object]] = {
     "layoffs": lambda score: layoffs_from_masks(score._mask_pairs),
     "knocker_melds": lambda score: _melds_cards(score._mask_knocker_melds),
@@ -198,9 +199,10 @@ def score_hand_masks(
 #: The pure-Python score_hand: the source of truth and the C path's fallback.
 pure_score_hand = score_hand
 if _setup_score is not None:  # the same answers in C (tests/test_speedups.py holds them equal)
-    _setup_score(HandScore, HandScore.__slots__, pure_score_hand, _DEFAULT_RULES)
+    _setup_score(HandScore, HandScore.__slots__, pure_score_hand, _DEFAULT_RULES, Layoff)
     score_hand = _c_score_hand
-    for _name, _make in (("knocker_melds", _c_knocker_melds),
+    for _name, _make in (("layoffs", _c_layoffs),
+                         ("knocker_melds", _c_knocker_melds),
                          ("knocker_unmatched", _c_knocker_unmatched),
                          ("defender_melds", _c_defender_melds),
                          ("defender_unmatched", _c_defender_unmatched)):

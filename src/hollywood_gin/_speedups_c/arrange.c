@@ -21,9 +21,10 @@ joined(PyObject *t[4], PyObject *held, uint64_t held_low)
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t[s]); i++) {
             PyObject *meld = PyTuple_GET_ITEM(t[s], i);
             if (held != NULL) {
-                unsigned long long v = PyLong_AsUnsignedLongLong(meld);
-                if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+                uint64_t v;
+                if (!mask_of_int(meld, &v)) { /* never: the tables' own ints */
                     Py_DECREF(out);
+                    PyErr_SetString(PyExc_SystemError, "_speedups: a run is not a mask");
                     return NULL;
                 }
                 if (v >= held_low) { /* bisect_left(runs, held_low) */
@@ -225,8 +226,10 @@ best_runs_into(unsigned c[4], uint64_t *out, int n)
         PyObject *t = best_tuple(s, c[s]);
         if (t == NULL) return -1;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
-            out[n++] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(t, i));
-            if (PyErr_Occurred()) return -1;
+            if (!mask_of_int(PyTuple_GET_ITEM(t, i), &out[n++])) { /* never: ours */
+                PyErr_SetString(PyExc_SystemError, "_speedups: a run is not a mask");
+                return -1;
+            }
         }
     }
     return n;

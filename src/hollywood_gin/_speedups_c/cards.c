@@ -1,12 +1,19 @@
 /* The card tuples of the C path: cards.cards_from_mask, and the fields of answers made when
- * first read (melds.Arrangement's melds and unmatched, scoring.HandScore's melds and
- * unmatched cards), made from the masks their slots keep, as melds.py and scoring.py make
+ * first read (melds.Arrangement's melds and unmatched, scoring.HandScore's melds, unmatched
+ * cards and lay-offs), made from the masks their slots keep, as melds.py and scoring.py make
  * them (module.c says what the module is). */
 #include "speedups.h"
 
-/* Set by setup_cards(): the 52 cards in canonical order, and the Python function. */
+/* Set by setup_cards(): the 52 cards in canonical order, the same by address (the header's
+ * known_card_bit), and the Python function. */
 static PyObject *card_objects[52];
+PyObject *card_keys[CARD_SLOTS];
+uint8_t card_indexes[CARD_SLOTS];
 static PyObject *py_cards_from_mask;
+
+/* Set by setup_score(): melds.Layoff and the offsets of its two slots. */
+PyTypeObject *layoff_type;
+Py_ssize_t layoff_off[2];
 
 /* The cards of a 52-bit mask in canonical order (the order of their bits), a new tuple. */
 static PyObject *
@@ -59,6 +66,23 @@ sp_setup_cards(PyObject *module, PyObject *args)
     }
     for (int i = 0; i < 52; i++) {
         PyObject *card = PyTuple_GET_ITEM(cards, i);
+        for (int j = 0; j < i; j++) {
+            if (PyTuple_GET_ITEM(cards, j) == card) {
+                PyErr_SetString(PyExc_ValueError, "_speedups: 52 different cards were expected");
+                return NULL;
+            }
+        }
+    }
+    memset(card_keys, 0, sizeof card_keys); /* the old cards stay kept by card_objects */
+    for (int i = 0; i < 52; i++) {
+        PyObject *card = PyTuple_GET_ITEM(cards, i);
+        unsigned h = card_slot(card);
+        while (card_keys[h] != NULL) h = (h + 1) & (CARD_SLOTS - 1);
+        card_keys[h] = card;
+        card_indexes[h] = (uint8_t)i;
+    }
+    for (int i = 0; i < 52; i++) {
+        PyObject *card = PyTuple_GET_ITEM(cards, i);
         Py_INCREF(card);
         Py_XSETREF(card_objects[i], card);
     }
@@ -73,16 +97,7 @@ sp_setup_cards(PyObject *module, PyObject *args)
 static int
 slot_mask(PyObject *obj, Py_ssize_t offset, uint64_t *out)
 {
-    PyObject *v = *(PyObject **)((char *)obj + offset);
-    if (v != NULL && PyLong_CheckExact(v)) {
-        int overflow;
-        long long m = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (m == -1 && PyErr_Occurred()) return 0;
-        if (!overflow && m >= 0 && !((unsigned long long)m >> 52)) {
-            *out = (uint64_t)m;
-            return 1;
-        }
-    }
+    if (mask_of_int(*(PyObject **)((char *)obj + offset), out)) return 1;
     PyErr_SetString(PyExc_TypeError, "_speedups: a mask slot holds no mask");
     return 0;
 }
@@ -92,23 +107,44 @@ static int
 slot_melds(PyObject *obj, Py_ssize_t offset, uint64_t *masks)
 {
     PyObject *t = *(PyObject **)((char *)obj + offset);
-    if (t == NULL || !PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) > 17) {
-        PyErr_SetString(PyExc_TypeError, "_speedups: a melds slot holds no melds");
-        return -1;
+    if (t != NULL && PyTuple_CheckExact(t) && PyTuple_GET_SIZE(t) <= 17) {
+        int n = (int)PyTuple_GET_SIZE(t), i = 0;
+        while (i < n && mask_of_int(PyTuple_GET_ITEM(t, i), &masks[i])) i++;
+        if (i == n) return n;
     }
-    int n = (int)PyTuple_GET_SIZE(t);
-    for (int i = 0; i < n; i++) {
-        PyObject *v = PyTuple_GET_ITEM(t, i);
-        int overflow;
-        long long m = PyLong_CheckExact(v) ? PyLong_AsLongLongAndOverflow(v, &overflow) : -1;
-        if (m == -1 && PyErr_Occurred()) return -1;
-        if (m < 0 || overflow || (unsigned long long)m >> 52) {
-            PyErr_SetString(PyExc_TypeError, "_speedups: a melds slot holds no melds");
-            return -1;
+    PyErr_SetString(PyExc_TypeError, "_speedups: a melds slot holds no melds");
+    return -1;
+}
+
+/* The cards of each meld met, kept (melds._meld_cards): the card tuples of results are made
+ * of them.  Open addressing on the meld's mask; a few hundred melds are legal, and past
+ * MELDS_KEPT a meld's tuple is made each time. */
+#define MELD_SLOTS 1024
+#define MELDS_KEPT 768
+static uint64_t meld_keys[MELD_SLOTS];
+static PyObject *meld_values[MELD_SLOTS];
+static int melds_kept;
+
+/* The cards of a meld mask (a new reference). */
+PyObject *
+meld_cards(uint64_t meld)
+{
+    unsigned h = (unsigned)((meld * 0x9E3779B97F4A7C15ull) >> 54);
+    for (;; h = (h + 1) & (MELD_SLOTS - 1)) {
+        if (meld_keys[h] == meld && meld_values[h] != NULL) {
+            Py_INCREF(meld_values[h]);
+            return meld_values[h];
         }
-        masks[i] = (uint64_t)m;
+        if (meld_values[h] == NULL) break;
     }
-    return n;
+    PyObject *cards = tuple_of_mask(meld);
+    if (cards != NULL && meld && melds_kept < MELDS_KEPT) {
+        meld_keys[h] = meld;
+        Py_INCREF(cards);
+        meld_values[h] = cards;
+        melds_kept++;
+    }
+    return cards;
 }
 
 /* melds._melds_cards: the cards of each meld. */
@@ -118,10 +154,14 @@ melds_cards(PyObject *obj, Py_ssize_t offset)
     uint64_t masks[17];
     int n = slot_melds(obj, offset, masks);
     if (n < 0) return NULL;
+    if (n == 0) {
+        Py_INCREF(empty_tuple);
+        return empty_tuple;
+    }
     PyObject *out = PyTuple_New(n);
     if (out == NULL) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *cards = tuple_of_mask(masks[i]);
+        PyObject *cards = meld_cards(masks[i]);
         if (cards == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -189,4 +229,58 @@ PyObject *
 sp_score_defender_unmatched(PyObject *module, PyObject *score)
 {
     return is_a(score, score_type) ? unmatched_cards(score, score_off[5], score_off[6]) : NULL;
+}
+
+/* melds.layoffs_from_masks: a Layoff a card laid off (the slot's (way, meld) pairs), in
+ * canonical order. */
+PyObject *
+sp_score_layoffs(PyObject *module, PyObject *score)
+{
+    if (!is_a(score, score_type)) return NULL;
+    if (layoff_type == NULL) return not_set_up();
+    PyObject *pairs = *(PyObject **)((char *)score + score_off[9]); /* _mask_pairs */
+    if (pairs == NULL || !PyTuple_CheckExact(pairs) || PyTuple_GET_SIZE(pairs) > 17) goto bad;
+    int np = (int)PyTuple_GET_SIZE(pairs);
+    if (np == 0) {
+        Py_INCREF(empty_tuple);
+        return empty_tuple;
+    }
+    uint64_t ways[17], onto[17], all = 0;
+    for (int i = 0; i < np; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(pairs, i);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2
+                || !mask_of_int(PyTuple_GET_ITEM(pair, 0), &ways[i])
+                || !mask_of_int(PyTuple_GET_ITEM(pair, 1), &onto[i])
+                || (ways[i] & all))
+            goto bad;
+        all |= ways[i];
+    }
+    /* The cards' pairs by card: the ways never share a card, so canonical order is the
+     * order of the bits of ``all``. */
+    int8_t pair_of[52];
+    for (int i = 0; i < np; i++)
+        for (uint64_t w = ways[i]; w; w &= w - 1) pair_of[__builtin_ctzll(w)] = (int8_t)i;
+    PyObject *melds[17] = {NULL}, *out = PyTuple_New(popcount(all));
+    if (out == NULL) return NULL;
+    Py_ssize_t k = 0;
+    for (uint64_t w = all; w; w &= w - 1, k++) {
+        int card = __builtin_ctzll(w), i = pair_of[card];
+        if (melds[i] == NULL && (melds[i] = meld_cards(onto[i])) == NULL) goto fail;
+        PyObject *lay = layoff_type->tp_alloc(layoff_type, 0);
+        if (lay == NULL) goto fail;
+        Py_INCREF(card_objects[card]);
+        set_slot(lay, layoff_off[0], card_objects[card]);
+        Py_INCREF(melds[i]);
+        set_slot(lay, layoff_off[1], melds[i]);
+        PyTuple_SET_ITEM(out, k, lay);
+    }
+    for (int i = 0; i < np; i++) Py_XDECREF(melds[i]);
+    return out;
+fail:
+    for (int i = 0; i < np; i++) Py_XDECREF(melds[i]);
+    Py_DECREF(out);
+    return NULL;
+bad:
+    PyErr_SetString(PyExc_TypeError, "_speedups: a pairs slot holds no lay-offs");
+    return NULL;
 }

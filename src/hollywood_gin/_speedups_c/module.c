@@ -14,7 +14,8 @@
  *
  * Its files (speedups.h says what they share): this one, the module with its setup and the
  * functions deadwood and best_melds; solve.c, cards to a mask and the least deadwood;
- * cards.c, masks to card tuples (cards_from_mask, the answers' fields made when read);
+ * cards.c, masks to card tuples (cards_from_mask, the answers' fields made when read, the
+ * lay-offs); fields.c, the descriptor of a field made when read (frozen.made_when_read);
  * arrange.c, R8.1's arrangement; score.c, score_hand.
  */
 #include "speedups.h"
@@ -107,11 +108,15 @@ sp_best_melds(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
 
 /* ---- setup ---- */
 
-static int
+int
 slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset)
 {
-    PyObject *descr = PyDict_GetItemString(type->tp_dict, name);
-    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
+    /* the class's or a base's (a subclass's instances have its slots where it has them) */
+    PyObject *descr = PyObject_GetAttrString((PyObject *)type, name);
+    if (descr == NULL) PyErr_Clear();
+    else Py_DECREF(descr); /* kept by the class that has it */
+    if (descr == NULL || !Py_IS_TYPE(descr, &PyMemberDescr_Type)
+            || !PyType_IsSubtype(type, PyDescr_TYPE(descr))) {
         PyErr_Format(PyExc_TypeError, "_speedups: %s.%s is not a slot", type->tp_name, name);
         return -1;
     }
@@ -205,23 +210,27 @@ sp_setup_melds(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* setup_score(HandScore, slots, score_hand, default rules): after setup_melds */
+/* setup_score(HandScore, slots, score_hand, default rules, Layoff): after setup_melds */
 static PyObject *
 sp_setup_score(PyObject *module, PyObject *args)
 {
-    PyObject *score, *slots, *fn, *rules;
-    if (!PyArg_ParseTuple(args, "O!O!OO:setup_score", &PyType_Type, &score, &PyTuple_Type,
-                          &slots, &fn, &rules))
+    PyObject *score, *slots, *fn, *rules, *layoff;
+    if (!PyArg_ParseTuple(args, "O!O!OOO!:setup_score", &PyType_Type, &score, &PyTuple_Type,
+                          &slots, &fn, &rules, &PyType_Type, &layoff))
         return NULL;
     if (card_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "_speedups: setup_melds first");
         return NULL;
     }
-    Py_ssize_t off[15];
-    if (offsets((PyTypeObject *)score, slots, off, 15) < 0 || check_callables(&fn, 1) < 0)
+    Py_ssize_t off[15], lay[2];
+    if (offsets((PyTypeObject *)score, slots, off, 15) < 0 || check_callables(&fn, 1) < 0
+            || slot_offset((PyTypeObject *)layoff, "card", &lay[0]) < 0
+            || slot_offset((PyTypeObject *)layoff, "meld", &lay[1]) < 0)
         return NULL;
     memcpy(score_off, off, sizeof score_off);
+    memcpy(layoff_off, lay, sizeof layoff_off);
     keep(score, (PyObject **)&score_type);
+    keep(layoff, (PyObject **)&layoff_type);
     keep(fn, &py_score_hand);
     keep(rules, &default_rules);
     Py_RETURN_NONE;
@@ -290,6 +299,11 @@ static PyMethodDef methods[] = {
      "HandScore.defender_melds made when read."},
     {"score_defender_unmatched", sp_score_defender_unmatched, METH_O,
      "HandScore.defender_unmatched made when read."},
+    {"score_layoffs", sp_score_layoffs, METH_O,
+     "HandScore.layoffs made when read (melds.layoffs_from_masks)."},
+    {"made_when_read", sp_made_when_read, METH_VARARGS,
+     "made_when_read(cls, name, make, later): frozen.made_when_read in C, a descriptor over\n"
+     "the slot _name that makes the field with make(obj) when it holds later."},
     {"block_ways", sp_block_ways, METH_VARARGS,
      "(every least arrangement of a block's runs, the one R8.1 picks), shifted to a suit."},
     {"setup_melds", sp_setup_melds, METH_VARARGS,
@@ -319,6 +333,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__speedups(void)
 {
+    if (PyType_Ready(&FieldType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL) return NULL;
 #define INTERN(var, text) if ((var = PyUnicode_InternFromString(text)) == NULL) goto error

@@ -202,9 +202,9 @@ sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
         return PyObject_Vectorcall(py_score_hand, args, nargs, kwnames);
     }
     for (Py_ssize_t i = 0; i < nm; i++) {
-        melds[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(k_melds, i));
-        if (melds[i] == (uint64_t)-1 && PyErr_Occurred()) {
+        if (!mask_of_int(PyTuple_GET_ITEM(k_melds, i), &melds[i])) { /* never: ours */
             Py_DECREF(k_melds);
+            PyErr_SetString(PyExc_SystemError, "_speedups: a meld is not a mask");
             return NULL;
         }
         covered |= melds[i];

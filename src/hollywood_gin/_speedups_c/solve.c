@@ -48,20 +48,25 @@ deadwood_of_mask(uint64_t mask)
 
 /* ---- reading cards ---- */
 
-/* The bit of one card, or 0 for anything that is not a card as the engine makes them. */
+/* The bit of a card that is not one of the 52 set up (made by object.__new__, say): its
+ * stored bit, or 0 for anything that is not a card as the engine makes them. */
+static uint64_t
+other_bit(PyObject *item)
+{
+    uint64_t v;
+    if (Py_TYPE(item) != card_type) return 0;
+    if (!mask_of_int(*(PyObject **)((char *)item + bit_offset), &v)) return 0;
+    if (v == 0 || (v & (v - 1))) return 0;
+    return v;
+}
+
+/* The bit of one card, or 0 for anything that is not a card as the engine makes them.  The
+ * cards met are the 52 of the deck (Card() gives them, pickling too): found by address. */
 static inline uint64_t
 bit_of(PyObject *item)
 {
-    if (Py_TYPE(item) != card_type) return 0;
-    PyObject *bit = *(PyObject **)((char *)item + bit_offset);
-    if (bit == NULL || !PyLong_CheckExact(bit)) return 0;
-    unsigned long long v = PyLong_AsUnsignedLongLong(bit);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (v == 0 || (v & (v - 1)) || v >> 52) return 0;
-    return v;
+    uint64_t b = known_card_bit(item);
+    return b ? b : other_bit(item);
 }
 
 /* The mask of a list, tuple or set of cards: 1 with *mask and *count (items given) set,
@@ -83,16 +88,20 @@ read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count)
     }
     if (PyAnySet_CheckExact(cards)) {
         Py_ssize_t n = 0;
-#if PY_VERSION_HEX < 0x030D0000
-        /* The set's own walk (borrowed items, no iterator): CPython 3.11 and 3.12. */
-        Py_ssize_t pos = 0;
-        PyObject *item;
-        Py_hash_t hash;
-        while (_PySet_NextEntry(cards, &pos, &item, &hash)) {
-            if (!(b = bit_of(item))) return 0;
+#ifndef Py_GIL_DISABLED
+        /* The set's own table (setobject.h): an entry is a live item when its key is set
+         * and its hash is not -1 (-1 marks a removed item's dummy).  Nothing here runs
+         * Python code, so the table cannot change under the walk. */
+        PySetObject *so = (PySetObject *)cards;
+        setentry *entry = so->table;
+        Py_ssize_t left = so->used;
+        for (Py_ssize_t i = 0; left && i <= so->mask; i++, entry++) {
+            if (entry->key == NULL || entry->hash == -1) continue;
+            if (!(b = bit_of(entry->key))) return 0;
             m |= b;
-            n++;
+            left--;
         }
+        n = so->used;
 #else
         PyObject *it = PyObject_GetIter(cards), *item;
         if (it == NULL) return -1;

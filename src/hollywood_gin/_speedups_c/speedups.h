@@ -1,8 +1,9 @@
 /* The private header of the optional C path of the card API (hollywood_gin._speedups): what
  * its files share.  module.c (the module, its setup and the functions deadwood and
  * best_melds), solve.c (cards to a mask, the least deadwood), cards.c (masks to card tuples:
- * cards_from_mask, the answers' fields made when read), arrange.c (R8.1's arrangement) and
- * score.c (score_hand) are compiled into the one extension. */
+ * cards_from_mask, the answers' fields made when read, the lay-offs), fields.c (the
+ * descriptor of a field made when read), arrange.c (R8.1's arrangement) and score.c
+ * (score_hand) are compiled into the one extension. */
 #ifndef HOLLYWOOD_GIN_SPEEDUPS_H
 #define HOLLYWOOD_GIN_SPEEDUPS_H
 
@@ -33,6 +34,46 @@ extern PyObject *s_knock, *s_undercut, *s_gin, *s_big_gin, *s_knocker, *s_defend
 extern PyObject *empty_tuple;
 
 PyObject *not_set_up(void);
+int slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset);
+
+/* cards.c: the 52 cards setup_cards() was given, found by their address (each is kept, so
+ * no other object can have it): open addressing in CARD_SLOTS entries. */
+#define CARD_SLOTS 256
+extern PyObject *card_keys[CARD_SLOTS];
+extern uint8_t card_indexes[CARD_SLOTS];
+
+static inline unsigned
+card_slot(PyObject *obj)
+{
+    return (unsigned)((((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ull) >> 56);
+}
+
+/* The bit of one of the 52 cards set up, 0 for any other object. */
+static inline uint64_t
+known_card_bit(PyObject *obj)
+{
+    for (unsigned h = card_slot(obj);; h = (h + 1) & (CARD_SLOTS - 1)) {
+        PyObject *key = card_keys[h];
+        if (key == obj) return (uint64_t)1 << card_indexes[h];
+        if (key == NULL) return 0;
+    }
+}
+
+/* The int ``v`` as a 52-bit mask: 1 and *out set, or 0 for anything else (no error set). */
+static inline int
+mask_of_int(PyObject *v, uint64_t *out)
+{
+    if (v == NULL || !PyLong_CheckExact(v)) return 0;
+    int overflow;
+    long long m = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (m == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (overflow || m < 0 || (unsigned long long)m >> 52) return 0;
+    *out = (uint64_t)m;
+    return 1;
+}
 
 static inline int
 popcount(uint64_t m)
@@ -64,6 +105,7 @@ PyObject *best_tuple(int suit, unsigned block);
 PyObject *arranged(uint64_t mask, int *dead);
 
 /* cards.c */
+PyObject *meld_cards(uint64_t meld);
 PyObject *sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames);
 PyObject *sp_setup_cards(PyObject *module, PyObject *args);
@@ -73,6 +115,13 @@ PyObject *sp_score_knocker_melds(PyObject *module, PyObject *score);
 PyObject *sp_score_knocker_unmatched(PyObject *module, PyObject *score);
 PyObject *sp_score_defender_melds(PyObject *module, PyObject *score);
 PyObject *sp_score_defender_unmatched(PyObject *module, PyObject *score);
+PyObject *sp_score_layoffs(PyObject *module, PyObject *score);
+extern PyTypeObject *layoff_type;
+extern Py_ssize_t layoff_off[2]; /* card, meld */
+
+/* fields.c */
+extern PyTypeObject FieldType;
+PyObject *sp_made_when_read(PyObject *module, PyObject *args);
 
 /* score.c */
 PyObject *sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
