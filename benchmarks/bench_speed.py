@@ -19,7 +19,9 @@ per-suit tables fill once, in a warm-up on other hands, as they do in any long r
    deadwood 10 or less (from meld-dense hands in both parts: few random hands can knock)
    and a defender dealt from the other cards, against ``min_deadwood`` of the knocker.
    ``best_melds`` and ``score_hand`` answer with values whose card tuples are made when
-   first read: the ``_cards_read`` lines read them all, the others none.
+   first read: the ``_cards_read`` lines read them all, the others none
+   (``best_melds_list_cards_read`` through a lambda and a helper a hand, ``_inline`` in
+   the loop itself, as ``score_hand_lists_cards_read`` reads its fields).
 2. ``selfplay``: whole hands, ``run_arena`` (the path ``hollywood-gin arena`` takes) basic
    against basic and greedy against greedy, ``eaai`` rules, against OpenSpiel's simple
    bot against itself through ``pyspiel.evaluate_bots`` on cloned initial states.
@@ -153,6 +155,15 @@ def api(label: str, make: Callable[[int, int], list[int]], per: int, rounds: int
     def melds_read(arrangement: Any) -> object:
         return arrangement.melds, arrangement.unmatched
 
+    def melds_read_inline(r: int) -> int:
+        """best_melds with .melds and .unmatched read in the loop itself, as scores_read
+        reads a score's fields (the row above adds a lambda and a helper call a hand)."""
+        items = data[r]["list"]
+        for cards in items:
+            arrangement = best_melds(cards)
+            arrangement.melds, arrangement.unmatched  # noqa: B018
+        return len(items)
+
     rates = race({
         "openspiel_min_deadwood": loop("os", min_deadwood),
         "deadwood_list": loop("list", deadwood),
@@ -166,6 +177,7 @@ def api(label: str, make: Callable[[int, int], list[int]], per: int, rounds: int
         "best_melds_set": loop("set", best_melds),
         "best_melds_hand_cards": loop("hand_cards", best_melds),
         "best_melds_list_cards_read": loop("list", lambda c: melds_read(best_melds(c))),
+        "best_melds_list_cards_read_inline": melds_read_inline,
         "openspiel_min_deadwood_knockers": loop("os_knock", min_deadwood),
         "score_hand_lists": scores,
         "score_hand_lists_cards_read": scores_read,

@@ -8,7 +8,8 @@
  * known_card_bit), and the Python function. */
 static PyObject *card_objects[52];
 PyObject *card_keys[CARD_SLOTS];
-uint8_t card_indexes[CARD_SLOTS];
+uint64_t card_bits[CARD_SLOTS];
+uint64_t card_multiplier = 1;
 static PyObject *py_cards_from_mask;
 
 /* Set by setup_score(): melds.Layoff and the offsets of its two slots. */
@@ -73,13 +74,29 @@ sp_setup_cards(PyObject *module, PyObject *args)
             }
         }
     }
+    /* A perfect hash of the cards' addresses: odd multipliers tried until the 52 slots
+     * differ and none is 0 (about one in fifteen does); none found (never seen), no card
+     * is found by address and every one is read from its slot. */
     memset(card_keys, 0, sizeof card_keys); /* the old cards stay kept by card_objects */
-    for (int i = 0; i < 52; i++) {
-        PyObject *card = PyTuple_GET_ITEM(cards, i);
-        unsigned h = card_slot(card);
-        while (card_keys[h] != NULL) h = (h + 1) & (CARD_SLOTS - 1);
-        card_keys[h] = card;
-        card_indexes[h] = (uint8_t)i;
+    memset(card_bits, 0, sizeof card_bits);
+    uint64_t mult = 0x9E3779B97F4A7C15ull;
+    for (int tries = 0; tries < 100000; tries++, mult = mult * 6364136223846793005ull
+                                                        + 1442695040888963407ull) {
+        uint8_t used[CARD_SLOTS] = {0};
+        int ok = 1;
+        card_multiplier = mult | 1;
+        for (int i = 0; i < 52 && ok; i++) {
+            unsigned h = card_slot(PyTuple_GET_ITEM(cards, i));
+            ok = h != 0 && !used[h];
+            used[h] = 1;
+        }
+        if (!ok) continue;
+        for (int i = 0; i < 52; i++) {
+            unsigned h = card_slot(PyTuple_GET_ITEM(cards, i));
+            card_keys[h] = PyTuple_GET_ITEM(cards, i);
+            card_bits[h] = (uint64_t)1 << i;
+        }
+        break;
     }
     for (int i = 0; i < 52; i++) {
         PyObject *card = PyTuple_GET_ITEM(cards, i);

@@ -44,6 +44,7 @@ layoff_ways(uint64_t meld, uint64_t defender, uint64_t *ways)
 typedef struct {
     int n;                 /* touched melds */
     uint64_t melds[8];
+    PyObject *meld_ints[8]; /* the same melds, the knocker's own ints (borrowed) */
     uint64_t ways[8][196];
     int counts[8];
     uint64_t defender;
@@ -113,10 +114,8 @@ meld_pairs(Layout *L)
         uint64_t way = L->ways[i][L->best_choice[i]];
         if (!way) continue;
         PyObject *a = PyLong_FromUnsignedLongLong(way);
-        PyObject *b = a == NULL ? NULL : PyLong_FromUnsignedLongLong(L->melds[i]);
-        PyObject *pair = b == NULL ? NULL : PyTuple_Pack(2, a, b);
+        PyObject *pair = a == NULL ? NULL : PyTuple_Pack(2, a, L->meld_ints[i]);
         Py_XDECREF(a);
-        Py_XDECREF(b);
         if (pair == NULL) {
             Py_DECREF(out);
             return NULL;
@@ -246,6 +245,7 @@ sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
             }
             if ((beside & d) || (fourth & d)) {
                 L.melds[L.n] = meld;
+                L.meld_ints[L.n] = PyTuple_GET_ITEM(k_melds, i);
                 L.counts[L.n] = layoff_ways(meld, d, L.ways[L.n]);
                 L.n++;
             }

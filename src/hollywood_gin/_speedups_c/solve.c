@@ -76,11 +76,19 @@ read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count)
 {
     uint64_t m = 0, b;
     if (PyList_CheckExact(cards) || PyTuple_CheckExact(cards)) {
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(cards);
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(cards), known = 0;
         PyObject **items = PySequence_Fast_ITEMS(cards);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (!(b = bit_of(items[i]))) return 0;
+        for (Py_ssize_t i = 0; i < n; i++) { /* the deck's cards, without a branch */
+            b = known_card_bit(items[i]);
             m |= b;
+            known += b != 0;
+        }
+        if (known != n) { /* another object among them: each read with care */
+            m = 0;
+            for (Py_ssize_t i = 0; i < n; i++) {
+                if (!(b = bit_of(items[i]))) return 0;
+                m |= b;
+            }
         }
         *mask = m;
         *count = n;
@@ -91,15 +99,24 @@ read_cards(PyObject *cards, uint64_t *mask, Py_ssize_t *count)
 #ifndef Py_GIL_DISABLED
         /* The set's own table (setobject.h): an entry is a live item when its key is set
          * and its hash is not -1 (-1 marks a removed item's dummy).  Nothing here runs
-         * Python code, so the table cannot change under the walk. */
+         * Python code, so the table cannot change under the walk.  First every entry
+         * without a branch (an empty one's NULL finds no card): all the items found among
+         * the deck's cards is the usual case; otherwise each entry is read with care. */
         PySetObject *so = (PySetObject *)cards;
-        setentry *entry = so->table;
-        Py_ssize_t left = so->used;
-        for (Py_ssize_t i = 0; left && i <= so->mask; i++, entry++) {
-            if (entry->key == NULL || entry->hash == -1) continue;
-            if (!(b = bit_of(entry->key))) return 0;
+        setentry *table = so->table;
+        Py_ssize_t known = 0, size = so->mask + 1;
+        for (Py_ssize_t i = 0; i < size; i++) {
+            b = known_card_bit(table[i].key);
             m |= b;
-            left--;
+            known += b != 0;
+        }
+        if (known != so->used) {
+            m = 0;
+            for (Py_ssize_t i = 0; i < size; i++) {
+                if (table[i].key == NULL || table[i].hash == -1) continue;
+                if (!(b = bit_of(table[i].key))) return 0;
+                m |= b;
+            }
         }
         n = so->used;
 #else

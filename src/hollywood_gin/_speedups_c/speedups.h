@@ -37,26 +37,26 @@ PyObject *not_set_up(void);
 int slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *offset);
 
 /* cards.c: the 52 cards setup_cards() was given, found by their address (each is kept, so
- * no other object can have it): open addressing in CARD_SLOTS entries. */
-#define CARD_SLOTS 256
+ * no other object can have it) through a perfect hash setup_cards() finds: a card's slot
+ * holds it and its bit, every other slot NULL and 0, and slot 0, where NULL falls, holds
+ * no card.  A look-up is a multiplication and a compare, no loop. */
+#define CARD_SLOTS 512
 extern PyObject *card_keys[CARD_SLOTS];
-extern uint8_t card_indexes[CARD_SLOTS];
+extern uint64_t card_bits[CARD_SLOTS];
+extern uint64_t card_multiplier;
 
 static inline unsigned
 card_slot(PyObject *obj)
 {
-    return (unsigned)((((uintptr_t)obj >> 4) * 0x9E3779B97F4A7C15ull) >> 56);
+    return (unsigned)((((uintptr_t)obj >> 4) * card_multiplier) >> 55); /* 9 bits */
 }
 
-/* The bit of one of the 52 cards set up, 0 for any other object. */
+/* The bit of one of the 52 cards set up, 0 for any other object (NULL included). */
 static inline uint64_t
 known_card_bit(PyObject *obj)
 {
-    for (unsigned h = card_slot(obj);; h = (h + 1) & (CARD_SLOTS - 1)) {
-        PyObject *key = card_keys[h];
-        if (key == obj) return (uint64_t)1 << card_indexes[h];
-        if (key == NULL) return 0;
-    }
+    unsigned h = card_slot(obj);
+    return card_keys[h] == obj ? card_bits[h] : 0;
 }
 
 /* The int ``v`` as a 52-bit mask: 1 and *out set, or 0 for anything else (no error set). */
