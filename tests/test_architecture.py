@@ -56,6 +56,21 @@ def test_the_compiled_core_is_its_c_files_and_their_header() -> None:
     assert {"module.c", "speedups.h"} <= names and len(names) > 2, names
 
 
+def test_setup_compiles_every_c_file_of_the_compiled_core() -> None:
+    # setup.py names the extension's sources one by one: a C file left out would leave its
+    # functions undefined when the module loads (the optional build then falls back).
+    text = (PACKAGE.parent.parent / "setup.py").read_text()
+    listed = re.search(r'for name in \(([^)]*)\)\]', text)
+    assert listed is not None
+    stems = set(re.findall(r'"(\w+)"', listed.group(1)))
+    assert stems == {path.stem for path in C_SOURCES if path.suffix == ".c"}, stems
+
+
+def test_each_c_file_is_under_600_lines() -> None:
+    for path in C_SOURCES:
+        assert len(path.read_text().splitlines()) < 600, path.name
+
+
 @pytest.mark.parametrize("path", C_SOURCES, ids=lambda path: path.name)
 def test_the_compiled_core_includes_only_python_the_c_library_and_its_header(
         path: Path) -> None:

@@ -552,6 +552,9 @@ def test_setup_cards_wants_52_different_cards() -> None:
     with pytest.raises(ValueError, match="52 cards"):
         speedups.setup_cards(CARDS[:51], cards.pure_cards_from_mask)
     assert melds.deadwood(list(A)) == 0  # the cards set up before are kept
+    speedups.setup_cards(CARDS, cards.pure_cards_from_mask)  # again: the same table
+    check_hand(tuple(A))
+    check_hand(tuple(CARDS[10:21]))
 
 
 # -- without the extension: the pure path ----------------------------------------------------
