@@ -435,6 +435,30 @@ def test_the_c_makers_refuse_objects_whose_slots_hold_no_masks(name: str) -> Non
         maker(value)
 
 
+@pytest.mark.parametrize("bad", [-5, -(1 << 40), 1 << 52, 1 << 70, 2.0, True])
+def test_the_c_makers_refuse_ints_that_are_no_masks(bad: Any) -> None:
+    speedups = importlib.import_module("hollywood_gin._speedups")
+    for slot, maker in (("_mask_knocker_unmatched", speedups.score_knocker_unmatched),
+                        ("_mask_defender", speedups.score_defender_unmatched),
+                        ("_mask_knocker_melds", speedups.score_knocker_melds),
+                        ("_mask_pairs", speedups.score_layoffs)):
+        value = scoring.score_hand(KNOCKER, DEFENDER)
+        held = getattr(value, slot)
+        if slot == "_mask_knocker_melds":
+            bad_value: Any = (*held[:-1], bad)
+        elif slot == "_mask_pairs":
+            bad_value = ((bad, held[0][1]),) if held else ((bad, 7),)
+        else:
+            bad_value = bad
+        object.__setattr__(value, slot, bad_value)
+        with pytest.raises(TypeError, match="_speedups"):
+            maker(value)
+    for mask in (0, 1, (1 << 30) - 1, 1 << 30, (1 << 52) - 1):  # one digit, two, the edges
+        value = scoring.score_hand(KNOCKER, DEFENDER)
+        object.__setattr__(value, "_mask_knocker_unmatched", mask)
+        assert speedups.score_knocker_unmatched(value) == cards.pure_cards_from_mask(mask)
+
+
 def lazy_class() -> Any:
     """A frozen value with one field made when read, made anew for each descriptor."""
 

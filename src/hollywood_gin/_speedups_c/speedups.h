@@ -59,11 +59,30 @@ known_card_bit(PyObject *obj)
     return card_keys[h] == obj ? card_bits[h] : 0;
 }
 
-/* The int ``v`` as a 52-bit mask: 1 and *out set, or 0 for anything else (no error set). */
+/* The int ``v`` as a 52-bit mask: 1 and *out set, or 0 for anything else (no error set).
+ * On CPython 3.11 to 3.13 with 30-bit digits its digits are read where longintrepr.h
+ * puts them (a 52-bit int has at most two); elsewhere through the API. */
 static inline int
 mask_of_int(PyObject *v, uint64_t *out)
 {
     if (v == NULL || !PyLong_CheckExact(v)) return 0;
+#if PyLong_SHIFT == 30 && PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000
+    const digit *d;
+    Py_ssize_t n;
+#if PY_VERSION_HEX < 0x030C0000
+    n = Py_SIZE(v); /* negative for a negative int */
+    d = ((PyLongObject *)v)->ob_digit;
+#else
+    uintptr_t tag = ((PyLongObject *)v)->long_value.lv_tag;
+    n = (tag & 3) == 2 ? -1 : (Py_ssize_t)(tag >> 3); /* sign 2: negative */
+    d = ((PyLongObject *)v)->long_value.ob_digit;
+#endif
+    if (n == 0) *out = 0;
+    else if (n == 1) *out = d[0];
+    else if (n == 2 && !(d[1] >> 22)) *out = (uint64_t)d[0] | (uint64_t)d[1] << 30;
+    else return 0;
+    return 1;
+#else
     int overflow;
     long long m = PyLong_AsLongLongAndOverflow(v, &overflow);
     if (m == -1 && PyErr_Occurred()) {
@@ -73,12 +92,18 @@ mask_of_int(PyObject *v, uint64_t *out)
     if (overflow || m < 0 || (unsigned long long)m >> 52) return 0;
     *out = (uint64_t)m;
     return 1;
+#endif
 }
 
+/* Bits set, without a call (__builtin_popcountll is one, to libgcc, unless the build
+ * targets a CPU known to have the instruction). */
 static inline int
 popcount(uint64_t m)
 {
-    return __builtin_popcountll(m);
+    m -= m >> 1 & 0x5555555555555555ull;
+    m = (m & 0x3333333333333333ull) + (m >> 2 & 0x3333333333333333ull);
+    m = (m + (m >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((m * 0x0101010101010101ull) >> 56);
 }
 
 static inline void
