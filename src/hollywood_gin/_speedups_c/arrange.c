@@ -389,7 +389,7 @@ melds_tuple(const uint64_t *melds, int n)
     PyObject *out = PyTuple_New(n);
     if (out == NULL) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *v = PyLong_FromUnsignedLongLong(melds[i]);
+        PyObject *v = meld_int(melds[i]);
         if (v == NULL) {
             Py_DECREF(out);
             return NULL;

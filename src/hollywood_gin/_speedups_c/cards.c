@@ -134,34 +134,62 @@ slot_melds(PyObject *obj, Py_ssize_t offset, uint64_t *masks)
 }
 
 /* The cards of each meld met, kept (melds._meld_cards): the card tuples of results are made
- * of them.  Open addressing on the meld's mask; a few hundred melds are legal, and past
- * MELDS_KEPT a meld's tuple is made each time. */
+ * of them; and the meld's mask as an int, which the answers' meld tuples hold.  Open
+ * addressing on the meld's mask; a few hundred melds are legal, and past MELDS_KEPT a
+ * meld's values are made each time. */
 #define MELD_SLOTS 1024
 #define MELDS_KEPT 768
 static uint64_t meld_keys[MELD_SLOTS];
-static PyObject *meld_values[MELD_SLOTS];
+static PyObject *meld_values[MELD_SLOTS], *meld_ints[MELD_SLOTS];
 static int melds_kept;
+
+/* The slot of a meld: its own, a free one to keep it in, or -1 (none left). */
+static int
+meld_slot(uint64_t meld)
+{
+    unsigned h = (unsigned)((meld * 0x9E3779B97F4A7C15ull) >> 54);
+    for (;; h = (h + 1) & (MELD_SLOTS - 1)) {
+        if (meld_keys[h] == meld) return (int)h;
+        if (meld_keys[h] == 0) break;
+    }
+    if (!meld || melds_kept == MELDS_KEPT) return -1;
+    melds_kept++;
+    meld_keys[h] = meld;
+    return (int)h;
+}
 
 /* The cards of a meld mask (a new reference). */
 PyObject *
 meld_cards(uint64_t meld)
 {
-    unsigned h = (unsigned)((meld * 0x9E3779B97F4A7C15ull) >> 54);
-    for (;; h = (h + 1) & (MELD_SLOTS - 1)) {
-        if (meld_keys[h] == meld && meld_values[h] != NULL) {
-            Py_INCREF(meld_values[h]);
-            return meld_values[h];
-        }
-        if (meld_values[h] == NULL) break;
+    int h = meld_slot(meld);
+    if (h >= 0 && meld_values[h] != NULL) {
+        Py_INCREF(meld_values[h]);
+        return meld_values[h];
     }
     PyObject *cards = tuple_of_mask(meld);
-    if (cards != NULL && meld && melds_kept < MELDS_KEPT) {
-        meld_keys[h] = meld;
+    if (cards != NULL && h >= 0) {
         Py_INCREF(cards);
         meld_values[h] = cards;
-        melds_kept++;
     }
     return cards;
+}
+
+/* A meld's mask as an int (a new reference), kept like its cards. */
+PyObject *
+meld_int(uint64_t meld)
+{
+    int h = meld_slot(meld);
+    if (h >= 0 && meld_ints[h] != NULL) {
+        Py_INCREF(meld_ints[h]);
+        return meld_ints[h];
+    }
+    PyObject *v = PyLong_FromUnsignedLongLong(meld);
+    if (v != NULL && h >= 0) {
+        Py_INCREF(v);
+        meld_ints[h] = v;
+    }
+    return v;
 }
 
 /* melds._melds_cards: the cards of each meld. */

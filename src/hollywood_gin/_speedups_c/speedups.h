@@ -131,6 +131,7 @@ PyObject *arranged(uint64_t mask, int *dead);
 
 /* cards.c */
 PyObject *meld_cards(uint64_t meld);
+PyObject *meld_int(uint64_t meld);
 PyObject *sp_cards_from_mask(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames);
 PyObject *sp_setup_cards(PyObject *module, PyObject *args);
