@@ -35,6 +35,7 @@ from .greedy import GreedyBot, GreedySettings, Plan, knock_threshold, plan_disca
 from .handvalue import HandValueSettings, rank_discards
 from .opponent import KnockStyle, OpponentModel
 from .search import Deal, Playout, continuation_playout, meld_pressure, play_choice, sample_deals
+from .story import Story, StoryModel, read_story
 
 __all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertBot", "ExpertSettings"]
 
@@ -67,6 +68,7 @@ class ExpertBot(Bot):
         # The last search's per-deal differences from its first candidate (sums, squares, n).
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
+        self._story: tuple[HandView | None, Story | None] = (None, None)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
@@ -256,16 +258,33 @@ class ExpertBot(Bot):
 
     def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
         """``count`` determinizations from the opponent model (its knock styles mixed)."""
-        st = self.settings
         mixed = round(count * self.cautious_share())
         deals: list[Deal] = []
         for share, (theirs, pressure, steps) in zip((count - mixed, mixed), self._styles(sense),
                                                     strict=True):
             if share:
                 _, above = self._model(view, sense, theirs)
-                deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
-                                      steps=steps, floor=above, floor_penalty=st.floor_penalty)
+                deals += self._sample(view, sense, share, pressure, steps, above)
         return deals
+
+    def _sample(self, view: HandView, sense: CardSense, count: int, pressure: float,
+                steps: int, floor: int) -> list[Deal]:
+        """:func:`~.search.sample_deals` with my settings (and his story, with ``story``)."""
+        st = self.settings
+        if not st.story:
+            return sample_deals(view, sense, self.rng, count, pressure=pressure, steps=steps,
+                                floor=floor, floor_penalty=st.floor_penalty)
+        seen, story = self._story
+        if seen is not view or story is None:
+            story = read_story(view)
+            self._story = (view, story)
+        model = StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
+                           eps_take=st.story_eps_take, turns=st.story_turns,
+                           weight=st.story_weight)
+        return sample_deals(view, sense, self.rng, count, pressure=pressure,
+                            steps=st.story_steps or steps, floor=floor,
+                            floor_penalty=st.floor_penalty, story=story, story_model=model,
+                            flat=bool(st.story_flat))
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
@@ -326,7 +345,6 @@ class ExpertBot(Bot):
             for theirs, _, _ in styles[: len(models)]
         ] if any(chase) else []
         value = SheetValue(sheet, view.player)
-        rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
         totals = [0.0] * len(candidates)
@@ -343,8 +361,7 @@ class ExpertBot(Bot):
                     continue
                 playout, floor = models[m]
                 _, pressure, steps = styles[m]
-                deals = sample_deals(view, sense, rng, count, pressure=pressure,
-                                     steps=steps, floor=floor, floor_penalty=st.floor_penalty)
+                deals = self._sample(view, sense, count, pressure, steps, floor)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):

@@ -29,6 +29,7 @@ from ..sheet import ScoreSheet
 from .cardsense import CardSense, in_some_meld, read_view
 from .equity import SheetValue
 from .opponent import KnockStyle
+from .story import Story, StoryModel, story_loglik
 
 __all__ = [
     "ChoiceSampler",
@@ -70,16 +71,28 @@ def sample_deals(
     steps: int,
     floor: int = -1,
     floor_penalty: float = _FLOOR_PENALTY,
+    story: Story | None = None,
+    story_model: StoryModel | None = None,
+    flat: bool = False,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
     ``floor``: the opponent, who could have knocked at his last discard and did not,
-    is held to have more deadwood than this (-1: no such evidence).
+    is held to have more deadwood than this (-1: no such evidence).  ``story``: his
+    choices, whose likelihood under ``story_model`` (:mod:`.story`) joins the energy of
+    the Metropolis steps (the likelihood of a step's trial hand is estimated afresh and
+    kept with it: a pseudo-marginal chain).  ``flat``: draw the hands to start from
+    uniformly, not by the per-card weights of his picks and passes.
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
     live_cards = indexes_of_mask(live)
-    weights = [max(1e-6, sense.weight[i]) for i in live_cards]
+    weights = [1.0 if flat else max(1e-6, sense.weight[i]) for i in live_cards]
+    told = story is not None and story_model is not None and story_model.weight > 0
+    if told and story_model is not None and story_model.pool:
+        assert story is not None
+        return _resampled(view, sense, rng, count, story, story_model, pressure=pressure,
+                          steps=steps, floor=floor, floor_penalty=floor_penalty, flat=flat)
     need = view.opponent_card_count - len(view.opponent_known)
     known = sense.opp_known
     deals = []
@@ -94,9 +107,12 @@ def sample_deals(
         hand = known
         for k in chosen:
             hand |= 1 << live_cards[k]
-        if need and rest and (pressure > 0 or floor >= 0):
+        if need and rest and (pressure > 0 or floor >= 0 or told):
             dead = deadwood_of_mask(hand)
             energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
+            if told:
+                assert story is not None and story_model is not None
+                energy -= story_model.weight * story_loglik(story, hand, rng, story_model)
             for _ in range(steps):
                 a = rng.randrange(need)
                 b = rng.randrange(len(rest))
@@ -104,6 +120,10 @@ def sample_deals(
                 trial = hand ^ (1 << ca) ^ (1 << cb)
                 tdead = deadwood_of_mask(trial)
                 tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
+                if told:
+                    assert story is not None and story_model is not None
+                    tenergy -= story_model.weight * story_loglik(story, trial, rng,
+                                                                 story_model)
                 ratio = weights[rest[b]] / weights[chosen[a]]
                 if (tenergy <= energy and ratio >= 1) or rng.random() < ratio * math.exp(
                     energy - tenergy
@@ -114,6 +134,41 @@ def sample_deals(
         rng.shuffle(stock)
         deals.append(Deal(hand, stock))
     return deals
+
+
+def _resampled(
+    view: HandView, sense: CardSense, rng: random.Random, count: int, story: Story,
+    model: StoryModel, *, pressure: float, steps: int, floor: int, floor_penalty: float,
+    flat: bool,
+) -> list[Deal]:
+    """``count`` deals resampled, by the likelihood of his story, from ``model.pool`` times
+    as many drawn without it (importance resampling, systematic: one random offset).  A
+    deal drawn twice gets its stock shuffled again."""
+    pool = sample_deals(view, sense, rng, count * model.pool, pressure=pressure, steps=steps,
+                        floor=floor, floor_penalty=floor_penalty, flat=flat)
+    logs = [model.weight * story_loglik(story, d.opp, rng, model) for d in pool]
+    top = max(logs)
+    weights = [math.exp(x - top) for x in logs]
+    total = sum(weights)
+    step = total / count
+    at = rng.random() * step
+    out: list[Deal] = []
+    acc = 0.0
+    used = set()
+    k = -1
+    for _ in range(count):
+        while acc <= at and k + 1 < len(pool):
+            k += 1
+            acc += weights[k]
+        deal = pool[k]
+        if k in used:
+            stock = deal.stock[:]
+            rng.shuffle(stock)
+            deal = Deal(deal.opp, stock)
+        used.add(k)
+        out.append(deal)
+        at += step
+    return out
 
 
 @dataclass(slots=True)

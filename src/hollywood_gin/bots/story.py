@@ -1,0 +1,240 @@
+"""The opponent's story: how likely his visible decisions are for a candidate hand of his.
+
+The per-card weights of :mod:`.cardsense` read each pick, pass and throw on its own.  This
+reads them as choices of a player with a hand: for a candidate current hand, walk his
+turns back (a throw puts the card back, a pick from the pile takes it out, a stock draw
+takes out one of the cards he could have drawn, chosen at random: his hand at that time is
+not known), and at each choice ask how likely a near-deterministic player would have made
+it with the hand he then held (Francis, Just and Neller, "Opponent Hand Estimation in the
+Game of Gin Rummy", EAAI-21, for the picks and passes; here also the throws).  The models:
+
+- a throw: a softmax over the deadwood each allowed discard leaves (``beta`` per point),
+  as ``basic`` throws a card leaving the least and ``greedy`` nearly so;
+- a pick from the pile or a refusal: he takes a card that melds with his hand and leaves
+  less deadwood after his best discard (``basic`` and the playouts' rule), refuses it
+  otherwise.
+
+Each choice is mixed with a share ``eps`` of a choice at random, so that an opponent unlike
+the model (a person) is read more softly than one who is exactly it.  The log-likelihood
+is an energy for the Metropolis steps of :func:`~.search.sample_deals`.  Only the view is
+read: the history is public (R3.4), and a stock draw carries no card.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from ..actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from ..cards import indexes_of_mask
+from ..hand import HandView
+from ..melds import deadwood_of_mask, least_deadwood_discard_of_mask
+from ..solve import deadwoods_after_discards_of_mask
+from .cardsense import in_some_meld
+
+__all__ = ["DRAW", "REFUSE", "TAKE", "THROW", "Story", "StoryModel", "read_story",
+           "story_loglik"]
+
+REFUSE, DRAW, TAKE, THROW = 0, 1, 2, 3
+
+
+@dataclass(frozen=True, slots=True)
+class StoryModel:
+    """How the opponent is modelled to choose (see the module docstring)."""
+
+    beta: float = 1.0  # a throw's softmax: log-odds per point of deadwood it leaves more
+    eps_throw: float = 0.2  # share of throws made at random
+    eps_take: float = 0.15  # share of picks and refusals against the rule
+    turns: int = 0  # his last this many turns are read (0: all)
+    weight: float = 1.0  # the log-likelihood's weight in the sampler's energy
+    pool: int = 0  # 0: in the Metropolis energy; k: resample deals from k times as many
+
+
+@dataclass(frozen=True, slots=True)
+class Story:
+    """The opponent's choices in order: ``(kind, card, barred)``; ``card`` is -1 where it
+    is not known (a draw, the first upcard gone unseen), ``barred`` the card he took from
+    the pile that turn (he may not throw it back, R4.3), else -1.  ``picked`` are every
+    card he took from the pile."""
+
+    events: tuple[tuple[int, int, int], ...]
+    picked: int
+    discard_taken: bool
+    # The probability of each choice already met, by model, then by the hand it was made
+    # from and the choice's place in ``events`` (a decision's re-deals meet them often).
+    seen: dict[StoryModel, dict[int, float]] = field(default_factory=dict, compare=False,
+                                                     repr=False)
+
+    @property
+    def choices(self) -> int:
+        """How many of his choices carry evidence."""
+        return sum(1 for k, c, _ in self.events if k != DRAW and c >= 0)
+
+
+def read_story(view: HandView) -> Story:
+    """The opponent's choices from the public log of ``view`` (no hidden card is read)."""
+    opp = 1 - view.player
+    pile_cards = [c.index for c in view.discard_pile]
+    unknown = -1
+    stack = [unknown]  # the pile replayed; its bottom (the first upcard) found at the end
+    events: list[list[int]] = []
+    passes = 0
+    draws = 0
+    taken = -1
+    picked = 0
+    first_taken_by_him = False
+    for player, action in view.history:
+        top = stack[-1] if stack else unknown
+        if isinstance(action, Pass):
+            passes += 1
+            if player == opp:
+                events.append([REFUSE, top, -1])
+        elif isinstance(action, TakeUpcard | TakeDiscard):
+            draws += 1
+            card = stack.pop() if stack else unknown
+            if player == opp:
+                events.append([TAKE, card, -1])
+                taken = card
+                if card >= 0:
+                    picked |= 1 << card
+                else:
+                    first_taken_by_him = True
+        elif isinstance(action, DrawStock):
+            draws += 1
+            forced = passes >= 2 and draws == 1
+            if player == opp:
+                if not forced and top >= 0:
+                    events.append([REFUSE, top, -1])
+                events.append([DRAW, -1, -1])
+                taken = -1
+        elif isinstance(action, Discard | Knock) and action.card is not None:
+            i = action.card.index
+            if player == opp:
+                events.append([THROW, i, taken])
+                taken = -1
+            if isinstance(action, Discard):
+                stack.append(i)
+    # The first upcard: still at the bottom of the pile, or the one of his known cards no
+    # later pick explains (as in read_view); otherwise its choices carry no evidence.
+    first = unknown
+    if stack and stack[0] == unknown and pile_cards and len(stack) == len(pile_cards):
+        first = pile_cards[0]
+    elif first_taken_by_him:
+        known = sum(c.bit for c in view.opponent_known)
+        rest = known & ~picked
+        if rest.bit_count() == 1:
+            first = rest.bit_length() - 1
+            picked |= rest
+    if first >= 0:
+        for e in events:
+            if e[0] in (REFUSE, TAKE) and e[1] == unknown:
+                e[1] = first
+            if e[0] == THROW and e[2] == unknown:
+                e[2] = first
+            if e[0] in (THROW, DRAW):
+                break
+    return Story(tuple((k, c, b) for k, c, b in events), picked,
+                 view.rules.discard_taken_card)
+
+
+def _throw_p(hand: int, card: int, barred: int, m: StoryModel, scale: list[float]) -> float:
+    """P(he throws ``card`` from the eleven cards ``hand``); ``scale[d]`` is the softmax's
+    weight of a discard leaving ``d`` points more than the least."""
+    left = deadwoods_after_discards_of_mask(hand)
+    allowed = hand if barred < 0 else hand & ~(1 << barred)
+    if not allowed >> card & 1:
+        return m.eps_throw / 11
+    values = [left[i] for i in indexes_of_mask(allowed)]
+    best = min(values)
+    total = 0.0
+    for v in values:
+        total += scale[v - best]
+    return (1 - m.eps_throw) * scale[left[card] - best] / total + m.eps_throw / len(values)
+
+
+_SCALES: dict[float, list[float]] = {}
+
+
+def _scale(beta: float) -> list[float]:
+    found = _SCALES.get(beta)
+    if found is None:
+        found = _SCALES[beta] = [math.exp(-beta * d) for d in range(200)]
+    return found
+
+
+def _wants(hand: int, card: int, discard_taken: bool) -> bool:
+    """Would the rule take ``card`` onto the ten cards ``hand``: it melds, and the best
+    discard after it leaves less deadwood than the hand has now."""
+    if not in_some_meld(hand, card):
+        return False
+    with_card = hand | 1 << card
+    allowed = with_card if discard_taken else hand
+    _, left = least_deadwood_discard_of_mask(with_card, allowed)
+    return left < deadwood_of_mask(hand)
+
+
+def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> float:
+    """log P(his choices | his current cards are ``hand``), one stock draw history sampled:
+    each draw, walked back, takes out one of his cards not known to come from the pile,
+    at random.  An unbiased estimate of the likelihood (in the exponent), as a
+    pseudo-marginal Metropolis step needs."""
+    events = story.events
+    if m.turns:
+        # Keep his last ``turns`` throws and what came after the first of them.
+        throws = 0
+        start = len(events)
+        while start > 0 and throws < m.turns:
+            start -= 1
+            if events[start][0] == THROW:
+                throws += 1
+        while start > 0 and events[start - 1][0] != THROW:
+            start -= 1
+        events = events[start:]
+    g = hand
+    free = hand & ~story.picked  # his cards that may have come from the stock or the deal
+    like = 1.0
+    p_take = 1 - m.eps_take
+    p_miss = m.eps_take
+    scale = _scale(m.beta)
+    seen = story.seen.get(m)
+    if seen is None:
+        seen = story.seen[m] = {}
+    at = len(story.events)
+    for kind, card, barred in reversed(events):
+        at -= 1
+        if kind == THROW:
+            before = g | 1 << card
+            key = before | at << 52
+            p = seen.get(key)
+            if p is None:
+                p = seen[key] = _throw_p(before, card, barred, m, scale)
+            like *= p
+            g = before
+            if not story.picked >> card & 1:
+                free |= 1 << card
+        elif kind == TAKE:
+            if card < 0:
+                continue
+            g &= ~(1 << card)
+            key = g | at << 52
+            p = seen.get(key)
+            if p is None:
+                p = seen[key] = p_take if _wants(g, card, story.discard_taken) else p_miss
+            like *= p
+        elif kind == DRAW:
+            if free:
+                k = rng.randrange(free.bit_count())
+                f = free
+                for _ in range(k):
+                    f &= f - 1
+                low = f & -f
+                g &= ~low
+                free &= ~low
+        elif card >= 0:  # REFUSE
+            key = g | at << 52
+            p = seen.get(key)
+            if p is None:
+                p = seen[key] = p_miss if _wants(g, card, story.discard_taken) else p_take
+            like *= p
+    return math.log(like) if like > 1e-300 else -690.0
