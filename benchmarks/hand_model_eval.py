@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import in_some_meld, read_view
+from hollywood_gin.bots.posterior import story_deals
 from hollywood_gin.bots.search import meld_pressure, sample_deals
 from hollywood_gin.bots.story import StoryModel, read_story
 from hollywood_gin.cards import indexes_of_mask
@@ -63,10 +64,13 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
             model = StoryModel(beta=ev.get("beta", 1.0), eps_throw=ev.get("eps_throw", 0.2),
                                eps_take=ev.get("eps_take", 0.15), turns=int(ev.get("turns", 0)),
                                weight=ev.get("weight", 1.0), pool=int(ev.get("pool", 0)))
-        got = sample_deals(view, sense, rng, deals, pressure=pressure,
-                           steps=int(ev.get("steps", 16)),
-                           story=read_story(view) if model else None, story_model=model,
-                           flat=bool(ev.get("flat", 0)))
+        if model:
+            got = story_deals(view, sense, rng, deals, read_story(view), model,
+                              pressure=pressure, steps=int(ev.get("steps", 16)), floor=-1,
+                              floor_penalty=0.0, flat=bool(ev.get("flat", 0)))
+        else:
+            got = sample_deals(view, sense, rng, deals, pressure=pressure,
+                               steps=int(ev.get("steps", 16)), flat=bool(ev.get("flat", 0)))
         counts = [0] * 52
         melds = dict.fromkeys(indexes_of_mask(sense.mine), 0)
         for d in got:

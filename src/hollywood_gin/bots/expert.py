@@ -34,6 +34,7 @@ from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings, styled
 from .greedy import GreedyBot, GreedySettings, Plan, knock_threshold, plan_discard
 from .handvalue import HandValueSettings, rank_discards
 from .opponent import KnockStyle, OpponentModel
+from .posterior import story_deals
 from .search import Deal, Playout, continuation_playout, meld_pressure, play_choice, sample_deals
 from .story import Story, StoryModel, read_story
 
@@ -280,11 +281,10 @@ class ExpertBot(Bot):
             self._story = (view, story)
         model = StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
                            eps_take=st.story_eps_take, turns=st.story_turns,
-                           weight=st.story_weight)
-        return sample_deals(view, sense, self.rng, count, pressure=pressure,
-                            steps=st.story_steps or steps, floor=floor,
-                            floor_penalty=st.floor_penalty, story=story, story_model=model,
-                            flat=bool(st.story_flat))
+                           weight=st.story_weight, pool=st.story_pool)
+        return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
+                           steps=st.story_steps or steps, floor=floor,
+                           floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]

@@ -39,7 +39,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
     "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
-    "story_steps": (0, 10_000), "story_flat": (0, 1),
+    "story_steps": (0, 10_000), "story_flat": (0, 1), "story_pool": (0, 64),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -84,6 +84,8 @@ class ExpertSettings:
     story_weight: float = 1.0  # the log-likelihood's weight in the Metropolis energy,
     story_steps: int = 0  # the Metropolis steps with it on (0: mcmc_steps, mix_steps)
     story_flat: int = 0  # 1: start the chain from uniform re-deals, not the card weights
+    story_pool: int = 0  # k: resample the deals by it from k times as many drawn without
+    # it (importance resampling) instead of a Metropolis energy (0)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
     opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best

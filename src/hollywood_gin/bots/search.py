@@ -89,10 +89,6 @@ def sample_deals(
     live_cards = indexes_of_mask(live)
     weights = [1.0 if flat else max(1e-6, sense.weight[i]) for i in live_cards]
     told = story is not None and story_model is not None and story_model.weight > 0
-    if told and story_model is not None and story_model.pool:
-        assert story is not None
-        return _resampled(view, sense, rng, count, story, story_model, pressure=pressure,
-                          steps=steps, floor=floor, floor_penalty=floor_penalty, flat=flat)
     need = view.opponent_card_count - len(view.opponent_known)
     known = sense.opp_known
     deals = []
@@ -134,41 +130,6 @@ def sample_deals(
         rng.shuffle(stock)
         deals.append(Deal(hand, stock))
     return deals
-
-
-def _resampled(
-    view: HandView, sense: CardSense, rng: random.Random, count: int, story: Story,
-    model: StoryModel, *, pressure: float, steps: int, floor: int, floor_penalty: float,
-    flat: bool,
-) -> list[Deal]:
-    """``count`` deals resampled, by the likelihood of his story, from ``model.pool`` times
-    as many drawn without it (importance resampling, systematic: one random offset).  A
-    deal drawn twice gets its stock shuffled again."""
-    pool = sample_deals(view, sense, rng, count * model.pool, pressure=pressure, steps=steps,
-                        floor=floor, floor_penalty=floor_penalty, flat=flat)
-    logs = [model.weight * story_loglik(story, d.opp, rng, model) for d in pool]
-    top = max(logs)
-    weights = [math.exp(x - top) for x in logs]
-    total = sum(weights)
-    step = total / count
-    at = rng.random() * step
-    out: list[Deal] = []
-    acc = 0.0
-    used = set()
-    k = -1
-    for _ in range(count):
-        while acc <= at and k + 1 < len(pool):
-            k += 1
-            acc += weights[k]
-        deal = pool[k]
-        if k in used:
-            stock = deal.stock[:]
-            rng.shuffle(stock)
-            deal = Deal(deal.opp, stock)
-        used.add(k)
-        out.append(deal)
-        at += step
-    return out
 
 
 @dataclass(slots=True)

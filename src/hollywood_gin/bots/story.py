@@ -48,7 +48,7 @@ class StoryModel:
     eps_take: float = 0.15  # share of picks and refusals against the rule
     turns: int = 0  # his last this many turns are read (0: all)
     weight: float = 1.0  # the log-likelihood's weight in the sampler's energy
-    pool: int = 0  # 0: in the Metropolis energy; k: resample deals from k times as many
+    pool: int = 0  # k: resample deals from k times as many drawn without it (posterior.py)
 
 
 @dataclass(frozen=True, slots=True)
