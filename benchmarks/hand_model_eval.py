@@ -18,6 +18,7 @@ dealt weaker than they are, which makes knocks look safe).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import random
@@ -61,9 +62,9 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
         pressure = meld_pressure(sense.opp_draws, 0.0, ev.get("slope", 0.035), ev.get("square", 0))
         model = None
         if ev.get("story", 0):
-            model = StoryModel(beta=ev.get("beta", 1.0), eps_throw=ev.get("eps_throw", 0.2),
-                               eps_take=ev.get("eps_take", 0.15), turns=int(ev.get("turns", 0)),
-                               weight=ev.get("weight", 1.0), pool=int(ev.get("pool", 0)))
+            fields = {f.name: f.type for f in dataclasses.fields(StoryModel)}
+            model = StoryModel(**{k: int(x) if fields[k] in ("int", int) else x
+                                  for k, x in ev.items() if k in fields})
         if model:
             got = story_deals(view, sense, rng, deals, read_story(view), model,
                               pressure=pressure, steps=int(ev.get("steps", 16)), floor=-1,
@@ -114,7 +115,7 @@ def main() -> int:
     ap.add_argument("variants", nargs="+", help="name=value,... (steps, slope, square: the "
                     "Metropolis steps and meld pressure; flat=1: start from uniform re-deals, "
                     "not the per-card weights; story=1 adds the likelihood of his choices, "
-                    "bots/story.py, with beta, eps_throw, eps_take, turns, weight, pool)")
+                    "bots/story.py, with any field of its StoryModel: beta, eps_throw, ...)")
     ap.add_argument("--hands", type=int, default=60)
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--seed", type=int, default=1)

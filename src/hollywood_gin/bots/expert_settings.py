@@ -40,6 +40,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
     "story_steps": (0, 10_000), "story_flat": (0, 1), "story_pool": (0, 64),
+    "story_mix": (0, 1), "story_random": (0, 1),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -77,9 +78,11 @@ class ExpertSettings:
     vn_margin: float = 0.0  # and only if it expects this many points more than the best
     story: int = 0  # 1: weigh his sampled hands by how likely his picks, passes and throws
     # were with them (the history-consistent model, story.py; docs/bots.md)
-    story_beta: float = 1.0  # ... a throw's softmax per point of deadwood left,
-    story_eps_throw: float = 0.2  # the share of his throws made at random,
-    story_eps_take: float = 0.15  # of his picks and refusals against the rule,
+    story_beta: float = 1.5  # ... a throw's softmax per point of deadwood left,
+    story_eps_throw: float = 0.03  # the share of his throws made at random,
+    story_eps_take: float = 0.07  # of his picks and refusals against the rule,
+    story_mix: float = 0.0  # the share of a basic-like player (StoryModel's second),
+    story_random: float = 0.0  # and of a player choosing at random,
     story_turns: int = 0  # his last this many turns read (0: all),
     story_weight: float = 1.0  # the log-likelihood's weight in the Metropolis energy,
     story_steps: int = 0  # the Metropolis steps with it on (0: mcmc_steps, mix_steps)
