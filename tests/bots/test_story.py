@@ -9,6 +9,7 @@ from hollywood_gin.actions import Discard, Knock
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.expert import ExpertBot
+from hollywood_gin.bots.posterior import metropolis_deals
 from hollywood_gin.bots.search import sample_deals
 from hollywood_gin.bots.story import (
     DRAW,
@@ -151,8 +152,8 @@ def test_the_story_moves_his_sampled_hands_toward_his_throws() -> None:
         sense = read_view(view)
         for deal in sample_deals(view, sense, rng, 8, pressure=0.3, steps=48):
             plain += explains(deal.opp)
-        for deal in sample_deals(view, sense, rng, 8, pressure=0.3, steps=48,
-                                 story=story, story_model=model):
+        for deal in metropolis_deals(view, sense, rng, 8, story, model, pressure=0.3,
+                                     steps=48, floor=-1, floor_penalty=0.0, flat=False):
             told += explains(deal.opp)
             assert deal.opp.bit_count() == view.opponent_card_count
         total += 8

@@ -29,7 +29,6 @@ from ..sheet import ScoreSheet
 from .cardsense import CardSense, in_some_meld, read_view
 from .equity import SheetValue
 from .opponent import KnockStyle
-from .story import Story, StoryModel, story_loglik
 
 __all__ = [
     "ChoiceSampler",
@@ -71,24 +70,19 @@ def sample_deals(
     steps: int,
     floor: int = -1,
     floor_penalty: float = _FLOOR_PENALTY,
-    story: Story | None = None,
-    story_model: StoryModel | None = None,
     flat: bool = False,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
     ``floor``: the opponent, who could have knocked at his last discard and did not,
-    is held to have more deadwood than this (-1: no such evidence).  ``story``: his
-    choices, whose likelihood under ``story_model`` (:mod:`.story`) joins the energy of
-    the Metropolis steps (the likelihood of a step's trial hand is estimated afresh and
-    kept with it: a pseudo-marginal chain).  ``flat``: draw the hands to start from
-    uniformly, not by the per-card weights of his picks and passes.
+    is held to have more deadwood than this (-1: no such evidence).  ``flat``: draw the
+    hands to start from uniformly, not by the per-card weights of his picks and passes
+    (:mod:`.posterior` adds his story).
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
     live_cards = indexes_of_mask(live)
     weights = [1.0 if flat else max(1e-6, sense.weight[i]) for i in live_cards]
-    told = story is not None and story_model is not None and story_model.weight > 0
     need = view.opponent_card_count - len(view.opponent_known)
     known = sense.opp_known
     deals = []
@@ -103,12 +97,9 @@ def sample_deals(
         hand = known
         for k in chosen:
             hand |= 1 << live_cards[k]
-        if need and rest and (pressure > 0 or floor >= 0 or told):
+        if need and rest and (pressure > 0 or floor >= 0):
             dead = deadwood_of_mask(hand)
             energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
-            if told:
-                assert story is not None and story_model is not None
-                energy -= story_model.weight * story_loglik(story, hand, rng, story_model)
             for _ in range(steps):
                 a = rng.randrange(need)
                 b = rng.randrange(len(rest))
@@ -116,10 +107,6 @@ def sample_deals(
                 trial = hand ^ (1 << ca) ^ (1 << cb)
                 tdead = deadwood_of_mask(trial)
                 tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
-                if told:
-                    assert story is not None and story_model is not None
-                    tenergy -= story_model.weight * story_loglik(story, trial, rng,
-                                                                 story_model)
                 ratio = weights[rest[b]] / weights[chosen[a]]
                 if (tenergy <= energy and ratio >= 1) or rng.random() < ratio * math.exp(
                     energy - tenergy
