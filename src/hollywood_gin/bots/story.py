@@ -58,6 +58,7 @@ class StoryModel:
     random_share: float = 0.0  # the share of a player choosing at random (a person unlike
     # either: his story then says little)
     turns: int = 0  # his last this many turns are read (0: all)
+    exact: int = 1  # his last this many stock draws are walked back every way (not one)
     weight: float = 1.0  # the log-likelihood's weight in the sampler's energy
     pool: int = 0  # k: resample deals from k times as many drawn without it (posterior.py)
 
@@ -197,11 +198,13 @@ def _wants(hand: int, card: int, discard_taken: bool) -> bool:
 
 
 def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> float:
-    """log P(his choices | his current cards are ``hand``), one stock draw history sampled:
-    each draw, walked back, takes out one of his cards not known to come from the pile,
-    at random.  An unbiased estimate of the likelihood (in the exponent), as a
-    pseudo-marginal Metropolis step needs."""
+    """log P(his choices | his current cards are ``hand``).  Walked back, each stock draw
+    takes out one of his cards not known to come from the pile: for his last ``m.exact``
+    draws every such card in turn (the likelihood averaged over them: exact), for the
+    earlier ones one at random (an unbiased estimate of the likelihood, as a
+    pseudo-marginal Metropolis step needs)."""
     events = story.events
+    start = 0
     if m.turns:
         # Keep his last ``turns`` throws and what came after the first of them.
         throws = 0
@@ -212,15 +215,22 @@ def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> 
                 throws += 1
         while start > 0 and events[start - 1][0] != THROW:
             start -= 1
-        events = events[start:]
-    g = hand
-    free = hand & ~story.picked  # his cards that may have come from the stock or the deal
-    like_a = like_b = flat = 1.0
+    like = _walk(story, m, rng, len(events) - 1, start, hand, hand & ~story.picked,
+                 1.0, 1.0, 1.0, m.exact)
+    return math.log(like) if like > 1e-300 else -690.0
+
+
+def _walk(story: Story, m: StoryModel, rng: random.Random, at: int, start: int, g: int,
+          free: int, like_a: float, like_b: float, flat: float, exact: int) -> float:
+    """The likelihood of his choices ``start`` .. ``at`` (walked back from ``at``, his hand
+    after it ``g``, ``free`` the cards of it that may have come from the stock or the
+    deal), times the likelihoods met so far (``like_a``, ``like_b``: the two players',
+    ``flat``: the random one's), mixed."""
+    events = story.events
     two = m.mix > 0
     seen = story.seen
-    at = len(story.events)
-    for kind, card, barred in reversed(events):
-        at -= 1
+    while at >= start:
+        kind, card, barred = events[at]
         if kind == THROW:
             before = g | 1 << card
             key = before | at << 52
@@ -235,8 +245,16 @@ def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> 
             g = before
             if not story.picked >> card & 1:
                 free |= 1 << card
-            continue
-        if kind == DRAW:
+        elif kind == DRAW:
+            if free and exact > 0:
+                total = 0.0
+                f = free
+                while f:
+                    low = f & -f
+                    f ^= low
+                    total += _walk(story, m, rng, at - 1, start, g & ~low, free & ~low,
+                                   like_a, like_b, flat, exact - 1)
+                return total / free.bit_count()
             if free:
                 k = rng.randrange(free.bit_count())
                 f = free
@@ -245,19 +263,17 @@ def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> 
                 low = f & -f
                 g &= ~low
                 free &= ~low
-            continue
-        if card < 0:
-            continue
-        if kind == TAKE:
-            g &= ~(1 << card)
-        key = g | at << 52
-        wants = seen.get(key)
-        if wants is None:
-            wants = seen[key] = _wants(g, card, story.discard_taken)
-        agrees = bool(wants) == (kind == TAKE)
-        like_a *= 1 - m.eps_take if agrees else m.eps_take
-        if two:
-            like_b *= 1 - m.eps_take_b if agrees else m.eps_take_b
-        flat *= 0.5
-    like = (1 - m.mix - m.random_share) * like_a + m.mix * like_b + m.random_share * flat
-    return math.log(like) if like > 1e-300 else -690.0
+        elif card >= 0:
+            if kind == TAKE:
+                g &= ~(1 << card)
+            key = g | at << 52
+            wants = seen.get(key)
+            if wants is None:
+                wants = seen[key] = _wants(g, card, story.discard_taken)
+            agrees = bool(wants) == (kind == TAKE)
+            like_a *= 1 - m.eps_take if agrees else m.eps_take
+            if two:
+                like_b *= 1 - m.eps_take_b if agrees else m.eps_take_b
+            flat *= 0.5
+        at -= 1
+    return (1 - m.mix - m.random_share) * like_a + m.mix * like_b + m.random_share * flat
