@@ -159,3 +159,25 @@ def test_the_story_moves_his_sampled_hands_toward_his_throws() -> None:
         total += 8
     assert total >= 100
     assert told > plain + 0.05 * total
+
+
+def test_a_player_at_random_reads_nothing_and_exact_draws_need_no_dice() -> None:
+    """With all the weight on a player choosing at random, every hand explains his story
+    equally (the model degrades to the plain re-deals); with his last turn read and its
+    draw walked back every way, the likelihood is the same whatever the dice."""
+    anyone = StoryModel(random_share=1.0)
+    last_turn = StoryModel(turns=1, exact=1)
+    checked = 0
+    for hand, view in positions(20, seed=8, opponent="greedy"):
+        story = read_story(view)
+        if story.choices < 3:
+            continue
+        theirs = hand.hands[1]
+        other = sample_deals(view, read_view(view), random.Random(1), 1, pressure=0.0,
+                             steps=0)[0].opp
+        assert story_loglik(story, theirs, random.Random(1), anyone) == story_loglik(
+            story, other, random.Random(2), anyone)
+        assert story_loglik(story, theirs, random.Random(3), last_turn) == story_loglik(
+            story, theirs, random.Random(4), last_turn)
+        checked += 1
+    assert checked >= 10

@@ -282,7 +282,8 @@ class ExpertBot(Bot):
         model = StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
                            eps_take=st.story_eps_take, turns=st.story_turns,
                            weight=st.story_weight, pool=st.story_pool, mix=st.story_mix,
-                           random_share=min(st.story_random, 1.0 - st.story_mix))
+                           random_share=min(st.story_random, 1.0 - st.story_mix),
+                           exact=st.story_exact)
         return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
                            steps=st.story_steps or steps, floor=floor,
                            floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
