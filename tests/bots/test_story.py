@@ -3,6 +3,7 @@ as choices of a player holding a hand, from the public log only (R3.4)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from hollywood_gin.actions import Discard, Knock
@@ -181,3 +182,22 @@ def test_a_player_at_random_reads_nothing_and_exact_draws_need_no_dice() -> None
             story, theirs, random.Random(4), last_turn)
         checked += 1
     assert checked >= 10
+
+
+def test_a_guided_walk_back_estimates_the_same_likelihood() -> None:
+    """Drawing which card came last by how well his throw before fits (and correcting for
+    it) estimates the same likelihood as drawing it blindly: their means over many draws
+    agree with the exact average over every card of his last two draws."""
+    checked = 0
+    for hand, view in positions(6, seed=9, opponent="greedy"):
+        story = read_story(view)
+        if sum(1 for k, _, _ in story.events if k == DRAW) < 1:
+            continue
+        theirs = hand.hands[1]
+        exact = story_loglik(story, theirs, random.Random(0), StoryModel(turns=2, exact=2))
+        rng = random.Random(10)
+        guided = StoryModel(turns=2, guide=1)
+        mean = sum(math.exp(story_loglik(story, theirs, rng, guided)) for _ in range(400)) / 400
+        assert abs(math.log(mean) - exact) < 0.15
+        checked += 1
+    assert checked >= 4

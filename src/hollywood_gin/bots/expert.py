@@ -283,7 +283,7 @@ class ExpertBot(Bot):
                            eps_take=st.story_eps_take, turns=st.story_turns,
                            weight=st.story_weight, pool=st.story_pool, mix=st.story_mix,
                            random_share=min(st.story_random, 1.0 - st.story_mix),
-                           exact=st.story_exact)
+                           exact=st.story_exact, guide=st.story_guide)
         return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
                            steps=st.story_steps or steps, floor=floor,
                            floor_penalty=st.floor_penalty, flat=bool(st.story_flat))

@@ -58,7 +58,8 @@ class StoryModel:
     random_share: float = 0.0  # the share of a player choosing at random (a person unlike
     # either: his story then says little)
     turns: int = 0  # his last this many turns are read (0: all)
-    exact: int = 1  # his last this many stock draws are walked back every way (not one)
+    exact: int = 0  # his last this many stock draws are walked back every way (not one)
+    guide: int = 0  # 1: the others drawn in proportion to how well his throw before fits
     weight: float = 1.0  # the log-likelihood's weight in the sampler's energy
     pool: int = 0  # k: resample deals from k times as many drawn without it (posterior.py)
 
@@ -73,11 +74,10 @@ class Story:
     events: tuple[tuple[int, int, int], ...]
     picked: int
     discard_taken: bool
-    # What each choice already met said, by the hand it was made from and the choice's
-    # place in ``events`` (a decision's re-deals meet the same ones often): for a throw,
-    # the points more than the least its card left and the same of each allowed card; for
-    # a pick or a refusal, whether the rule takes the card.
-    seen: dict[int, tuple[int, tuple[int, ...]] | bool] = field(
+    # The probability of each choice already met under each of a model's three players,
+    # by model, then by the hand it was made from and the choice's place in ``events`` (a
+    # decision's re-deals meet the same ones often).
+    seen: dict[StoryModel, dict[int, tuple[float, float, float]]] = field(
         default_factory=dict, compare=False, repr=False)
 
     @property
@@ -152,28 +152,25 @@ def read_story(view: HandView) -> Story:
                  view.rules.discard_taken_card)
 
 
-def _throw_excess(hand: int, card: int, barred: int) -> tuple[int, tuple[int, ...]]:
-    """How many points more than the least the throw of ``card`` from the eleven cards
-    ``hand`` left, and the same of every card he could have thrown (-1 for ``card`` if he
-    could not have thrown it)."""
+def _throw_ps(hand: int, card: int, barred: int, m: StoryModel) -> tuple[float, float, float]:
+    """P(he throws ``card`` from the eleven cards ``hand``) for each of ``m``'s players: a
+    softmax over the deadwood each allowed card leaves, mixed with random throws."""
     left = deadwoods_after_discards_of_mask(hand)
     allowed = hand if barred < 0 else hand & ~(1 << barred)
     values = [left[i] for i in indexes_of_mask(allowed)]
+    n = len(values)
+    if not allowed >> card & 1:
+        return m.eps_throw / 11, m.eps_throw_b / 11, 1 / 11
     best = min(values)
-    mine = left[card] - best if allowed >> card & 1 else -1
-    return mine, tuple(v - best for v in values)
-
-
-def _throw_p(excess: tuple[int, tuple[int, ...]], beta: float, eps: float) -> float:
-    """P(the throw) for a softmax of ``beta`` mixed with ``eps`` of random throws."""
-    mine, others = excess
-    if mine < 0:
-        return eps / 11
-    scale = _scale(beta)
-    total = 0.0
-    for v in others:
-        total += scale[v]
-    return (1 - eps) * scale[mine] / total + eps / len(others)
+    mine = left[card] - best
+    out = []
+    for beta, eps in ((m.beta, m.eps_throw), (m.beta_b, m.eps_throw_b)):
+        scale = _scale(beta)
+        total = 0.0
+        for v in values:
+            total += scale[v - best]
+        out.append((1 - eps) * scale[mine] / total + eps / n)
+    return out[0], out[1], 1 / n
 
 
 _SCALES: dict[float, list[float]] = {}
@@ -227,21 +224,20 @@ def _walk(story: Story, m: StoryModel, rng: random.Random, at: int, start: int, 
     deal), times the likelihoods met so far (``like_a``, ``like_b``: the two players',
     ``flat``: the random one's), mixed."""
     events = story.events
-    two = m.mix > 0
-    seen = story.seen
+    seen = story.seen.get(m)
+    if seen is None:
+        seen = story.seen[m] = {}
     while at >= start:
         kind, card, barred = events[at]
         if kind == THROW:
             before = g | 1 << card
             key = before | at << 52
-            ex = seen.get(key)
-            if ex is None:
-                ex = seen[key] = _throw_excess(before, card, barred)
-            assert not isinstance(ex, bool)
-            like_a *= _throw_p(ex, m.beta, m.eps_throw)
-            if two:
-                like_b *= _throw_p(ex, m.beta_b, m.eps_throw_b)
-            flat /= len(ex[1])
+            ps = seen.get(key)
+            if ps is None:
+                ps = seen[key] = _throw_ps(before, card, barred, m)
+            like_a *= ps[0]
+            like_b *= ps[1]
+            flat *= ps[2]
             g = before
             if not story.picked >> card & 1:
                 free |= 1 << card
@@ -255,7 +251,14 @@ def _walk(story: Story, m: StoryModel, rng: random.Random, at: int, start: int, 
                     total += _walk(story, m, rng, at - 1, start, g & ~low, free & ~low,
                                    like_a, like_b, flat, exact - 1)
                 return total / free.bit_count()
-            if free:
+            if free and m.guide:
+                low, fix = _guided_draw(story, m, seen, rng, at, start, g, free)
+                g &= ~low
+                free &= ~low
+                like_a *= fix
+                like_b *= fix
+                flat *= fix
+            elif free:
                 k = rng.randrange(free.bit_count())
                 f = free
                 for _ in range(k):
@@ -267,13 +270,50 @@ def _walk(story: Story, m: StoryModel, rng: random.Random, at: int, start: int, 
             if kind == TAKE:
                 g &= ~(1 << card)
             key = g | at << 52
-            wants = seen.get(key)
-            if wants is None:
-                wants = seen[key] = _wants(g, card, story.discard_taken)
-            agrees = bool(wants) == (kind == TAKE)
-            like_a *= 1 - m.eps_take if agrees else m.eps_take
-            if two:
-                like_b *= 1 - m.eps_take_b if agrees else m.eps_take_b
-            flat *= 0.5
+            ps = seen.get(key)
+            if ps is None:
+                agrees = _wants(g, card, story.discard_taken) == (kind == TAKE)
+                ps = seen[key] = ((1 - m.eps_take, 1 - m.eps_take_b, 0.5) if agrees
+                                  else (m.eps_take, m.eps_take_b, 0.5))
+            like_a *= ps[0]
+            like_b *= ps[1]
+            flat *= ps[2]
         at -= 1
     return (1 - m.mix - m.random_share) * like_a + m.mix * like_b + m.random_share * flat
+
+
+def _guided_draw(story: Story, m: StoryModel, seen: dict[int, tuple[float, float, float]],
+                 rng: random.Random, at: int, start: int, g: int, free: int
+                 ) -> tuple[int, float]:
+    """Which of the ``free`` cards of ``g`` the draw ``at`` brought, walked back: drawn in
+    proportion to how well his throw before it fits the hand without it (the first
+    player's probability), and the factor that keeps the estimate unbiased (the mean of
+    those fits over the card they were drawn in proportion to)."""
+    events = story.events
+    j = at - 1
+    while j >= start and events[j][0] != THROW:
+        j -= 1
+    cards = []
+    f = free
+    while f:
+        low = f & -f
+        f ^= low
+        cards.append(low)
+    if j < start:
+        return cards[rng.randrange(len(cards))], 1.0
+    _, card, barred = events[j]
+    fits = []
+    for low in cards:
+        before = (g & ~low) | 1 << card
+        key = before | j << 52
+        ps = seen.get(key)
+        if ps is None:
+            ps = seen[key] = _throw_ps(before, card, barred, m)
+        fits.append(ps[0])
+    total = sum(fits)
+    pick = rng.random() * total
+    for low, fit in zip(cards, fits, strict=True):
+        pick -= fit
+        if pick <= 0:
+            return low, total / len(cards) / fit
+    return cards[-1], total / len(cards) / fits[-1]
