@@ -19,6 +19,7 @@ from hollywood_gin.bots.story import (
     THROW,
     Story,
     StoryModel,
+    StoryShares,
     read_story,
     story_loglik,
 )
@@ -201,3 +202,25 @@ def test_a_guided_walk_back_estimates_the_same_likelihood() -> None:
         assert abs(math.log(mean) - exact) < 0.15
         checked += 1
     assert checked >= 4
+
+
+def learnt_shares(opponent: str, hands: int) -> tuple[float, float, float]:
+    """The shares a match's ended hands teach, seat 0 watching ``opponent``."""
+    shares = StoryShares((0.6, 0.3, 0.1))
+    rng = random.Random(11)
+    for n in range(hands):
+        hand = Hand.deal(rules=Rules.preset("eaai"), dealer=n % 2, seed=1000 + n)
+        bots = [make_bot("greedy", seed=n), make_bot(opponent, seed=n + 1)]
+        while not hand.is_over:
+            seat = hand.to_act
+            hand.apply(bots[seat].choose(hand.view(seat)), seat)
+        shares.observe(hand.view(0), rng, StoryModel())
+    return shares.shares()
+
+
+def test_the_match_teaches_which_player_he_is() -> None:
+    """Ended hands show his cards: ``basic`` comes out the basic-like player, ``random``
+    the one choosing at random, ``greedy`` the first, each within a few hands."""
+    assert learnt_shares("basic", 6)[1] > 0.8
+    assert learnt_shares("random", 4)[2] > 0.9
+    assert learnt_shares("greedy", 6)[0] > 0.8

@@ -36,7 +36,7 @@ from .handvalue import HandValueSettings, rank_discards
 from .opponent import KnockStyle, OpponentModel
 from .posterior import story_deals
 from .search import Deal, Playout, continuation_playout, meld_pressure, play_choice, sample_deals
-from .story import Story, StoryModel, read_story
+from .story import Story, StoryModel, StoryShares, read_story
 
 __all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertBot", "ExpertSettings"]
 
@@ -70,14 +70,20 @@ class ExpertBot(Bot):
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
         self._story: tuple[HandView | None, Story | None] = (None, None)
+        share_b = min(st.story_mix, 1.0)
+        share_r = min(st.story_random, 1.0 - share_b)
+        self.story_shares = StoryShares((1.0 - share_b - share_r, share_b, share_r))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.opponent.reset()
+        self.story_shares.reset()
 
     def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
         if self.settings.learn and view.phase is Phase.OVER:
             self.opponent.observe(view)
+        if self.settings.story and self.settings.story_learn and view.phase is Phase.OVER:
+            self.story_shares.observe(view, self.rng, self._story_model())
 
     def _greedy_bot(self) -> GreedyBot:
         """The greedy player on my heuristic's settings (``self.greedy``, which may change
@@ -279,14 +285,20 @@ class ExpertBot(Bot):
         if seen is not view or story is None:
             story = read_story(view)
             self._story = (view, story)
-        model = StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
-                           eps_take=st.story_eps_take, turns=st.story_turns,
-                           weight=st.story_weight, pool=st.story_pool, mix=st.story_mix,
-                           random_share=min(st.story_random, 1.0 - st.story_mix),
-                           exact=st.story_exact, guide=st.story_guide)
+        model = self._story_model()
         return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
                            steps=st.story_steps or steps, floor=floor,
                            floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
+
+    def _story_model(self) -> StoryModel:
+        """The model of his choices my settings (and, with ``story_learn``, the match so
+        far) give."""
+        st = self.settings
+        _, mix, rand = self.story_shares.shares()
+        return StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
+                          eps_take=st.story_eps_take, turns=st.story_turns,
+                          weight=st.story_weight, pool=st.story_pool, mix=mix,
+                          random_share=rand, exact=st.story_exact, guide=st.story_guide)
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]

@@ -41,6 +41,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
     "story_steps": (0, 10_000), "story_flat": (0, 1), "story_pool": (0, 64),
     "story_mix": (0, 1), "story_random": (0, 1), "story_exact": (0, 3), "story_guide": (0, 1),
+    "story_learn": (0, 1),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -88,6 +89,8 @@ class ExpertSettings:
     story_steps: int = 0  # the Metropolis steps with it on (0: mcmc_steps, mix_steps)
     story_exact: int = 0  # his last this many stock draws walked back every way,
     story_guide: int = 0  # 1: the others by how well his throw before fits (story.py)
+    story_learn: int = 0  # 1: learn the three players' shares from the hands the match
+    # reveals, story_mix and story_random the prior (story.StoryShares)
     story_flat: int = 0  # 1: leave the per-card weights out (his story reads the same
     # picks and passes; with both they count twice)
     story_pool: int = 0  # k: resample the deals by it from k times as many drawn without

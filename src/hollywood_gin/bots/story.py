@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import indexes_of_mask
@@ -33,8 +33,8 @@ from ..melds import deadwood_of_mask, least_deadwood_discard_of_mask
 from ..solve import deadwoods_after_discards_of_mask
 from .cardsense import in_some_meld
 
-__all__ = ["DRAW", "REFUSE", "TAKE", "THROW", "Story", "StoryModel", "read_story",
-           "story_loglik"]
+__all__ = ["DRAW", "REFUSE", "TAKE", "THROW", "Story", "StoryModel", "StoryShares",
+           "read_story", "story_loglik"]
 
 REFUSE, DRAW, TAKE, THROW = 0, 1, 2, 3
 
@@ -317,3 +317,44 @@ def _guided_draw(story: Story, m: StoryModel, seen: dict[int, tuple[float, float
         if pick <= 0:
             return low, total / len(cards) / fit
     return cards[-1], total / len(cards) / fits[-1]
+
+
+class StoryShares:
+    """Which of a :class:`StoryModel`'s three players this opponent is, learnt during the
+    match: every ended hand shows his last hand (R5.2), and Bayes' rule weighs each player
+    by how likely he made that hand's picks, passes and throws with it (its draws walked
+    back at random, ``samples`` times), so that the model reads a person unlike both
+    near-deterministic players more softly as the match goes on."""
+
+    def __init__(self, prior: tuple[float, float, float], samples: int = 8) -> None:
+        self.prior = prior
+        self.samples = samples
+        self._log = [math.log(max(p, 1e-9)) for p in prior]
+
+    def reset(self) -> None:
+        self._log = [math.log(max(p, 1e-9)) for p in self.prior]
+
+    def observe(self, view: HandView, rng: random.Random, model: StoryModel) -> None:
+        """Learn from an ended hand, seen from ``view``'s seat (only what it reveals), the
+        players as in ``model`` (its whole story read)."""
+        result = view.result
+        if result is None or not result.hands[1 - view.player]:
+            return
+        story = read_story(view)
+        if story.choices < 2:
+            return
+        hand = sum(c.bit for c in result.hands[1 - view.player])
+        m = replace(model, turns=0, exact=1, guide=1)
+        players = (replace(m, mix=0.0, random_share=0.0), replace(m, mix=1.0, random_share=0.0),
+                   replace(m, mix=0.0, random_share=1.0))
+        for k, m in enumerate(players):
+            mean = sum(math.exp(story_loglik(story, hand, rng, m))
+                       for _ in range(self.samples)) / self.samples
+            self._log[k] += math.log(max(mean, 1e-300))
+
+    def shares(self) -> tuple[float, float, float]:
+        """The posterior share of each player (the first, the basic-like, the random)."""
+        top = max(self._log)
+        raw = [math.exp(v - top) for v in self._log]
+        total = sum(raw)
+        return raw[0] / total, raw[1] / total, raw[2] / total
