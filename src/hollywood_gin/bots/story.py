@@ -163,13 +163,15 @@ def _throw_ps(hand: int, card: int, barred: int, m: StoryModel) -> tuple[float, 
         return m.eps_throw / 11, m.eps_throw_b / 11, 1 / 11
     best = min(values)
     mine = left[card] - best
-    out = []
-    for beta, eps in ((m.beta, m.eps_throw), (m.beta_b, m.eps_throw_b)):
+    out = [0.0, 0.0]
+    for k, beta, eps in ((0, m.beta, m.eps_throw), (1, m.beta_b, m.eps_throw_b)):
+        if k and not m.mix:
+            break  # the second player has no share
         scale = _scale(beta)
         total = 0.0
         for v in values:
             total += scale[v - best]
-        out.append((1 - eps) * scale[mine] / total + eps / n)
+        out[k] = (1 - eps) * scale[mine] / total + eps / n
     return out[0], out[1], 1 / n
 
 
