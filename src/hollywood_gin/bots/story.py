@@ -14,10 +14,15 @@ Game of Gin Rummy", EAAI-21, for the picks and passes; here also the throws).  T
   less deadwood after his best discard (``basic`` and the playouts' rule), refuses it
   otherwise.
 
-Each choice is mixed with a share ``eps`` of a choice at random, so that an opponent unlike
-the model (a person) is read more softly than one who is exactly it.  The log-likelihood
-is an energy for the Metropolis steps of :func:`~.search.sample_deals`.  Only the view is
-read: the history is public (R3.4), and a stock draw carries no card.
+Each choice is mixed with a share ``eps`` of a choice at random, and the whole story is
+read by a mixture of three players (greedy-like, basic-like, at random; their shares
+learnt during the match by :class:`StoryShares`), so that an opponent unlike the models (a
+person) is read more softly than one who is exactly one of them.  The log-likelihood is an
+energy for the Metropolis steps of :mod:`.posterior`, or its importance weights.  Only the
+view is read: the history is public (R3.4), and a stock draw carries no card.
+
+Measured in issue 14 (docs/bots.md): it lowers the log loss of the re-deals against his
+true hand by 0.003 at best, and gained nothing the intervals show in play; off by default.
 """
 
 from __future__ import annotations
