@@ -18,16 +18,20 @@ dealt weaker than they are, which makes knocks look safe).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import random
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import in_some_meld, read_view
+from hollywood_gin.bots.posterior import story_deals
 from hollywood_gin.bots.search import meld_pressure, sample_deals
+from hollywood_gin.bots.story import StoryModel, read_story
 from hollywood_gin.cards import indexes_of_mask
 from hollywood_gin.hand import Hand, HandView, Phase
 from hollywood_gin.rules import Rules
@@ -56,8 +60,18 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
     for view, opp in pos:
         sense = read_view(view)
         pressure = meld_pressure(sense.opp_draws, 0.0, ev.get("slope", 0.035), ev.get("square", 0))
-        got = sample_deals(view, sense, rng, deals, pressure=pressure,
-                           steps=int(ev.get("steps", 16)))
+        model = None
+        if ev.get("story", 0):
+            fields = {f.name: f.type for f in dataclasses.fields(StoryModel)}
+            model = StoryModel(**{k: int(x) if fields[k] in ("int", int) else x
+                                  for k, x in ev.items() if k in fields})
+        if model:
+            got = story_deals(view, sense, rng, deals, read_story(view), model,
+                              pressure=pressure, steps=int(ev.get("steps", 16)), floor=-1,
+                              floor_penalty=0.0, flat=bool(ev.get("flat", 0)))
+        else:
+            got = sample_deals(view, sense, rng, deals, pressure=pressure,
+                               steps=int(ev.get("steps", 16)), flat=bool(ev.get("flat", 0)))
         counts = [0] * 52
         melds = dict.fromkeys(indexes_of_mask(sense.mine), 0)
         for d in got:
@@ -99,7 +113,9 @@ def deadwood_bias(pos: list[tuple[HandView, int]], spec: str, deals: int) -> str
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("variants", nargs="+", help="name=value,... (steps, slope, square: the "
-                    "Metropolis steps and meld pressure)")
+                    "Metropolis steps and meld pressure; flat=1: start from uniform re-deals, "
+                    "not the per-card weights; story=1 adds the likelihood of his choices, "
+                    "bots/story.py, with any field of its StoryModel: beta, eps_throw, ...)")
     ap.add_argument("--hands", type=int, default=60)
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
@@ -112,8 +128,11 @@ def main() -> int:
             print(f"{v:40s} deadwood bias {deadwood_bias(pos, v, args.deals)}")
             continue
         ev = {k: float(x) for k, _, x in (p.partition("=") for p in v.split(",") if p)}
+        t0 = time.perf_counter()
         c, d = score(pos, ev, args.deals)
-        print(f"{v:40s} card log loss {c:.4f}   danger log loss {d:.4f}")
+        ms = 1000 * (time.perf_counter() - t0) / max(1, len(pos))
+        print(f"{v:40s} card log loss {c:.4f}   danger log loss {d:.4f}   "
+              f"{ms:.0f} ms a position", flush=True)
     return 0
 
 

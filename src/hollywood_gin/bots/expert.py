@@ -34,7 +34,9 @@ from .expert_settings import EXPERT_LIMITS, V1_SETTINGS, ExpertSettings, styled
 from .greedy import GreedyBot, GreedySettings, Plan, knock_threshold, plan_discard
 from .handvalue import HandValueSettings, rank_discards
 from .opponent import KnockStyle, OpponentModel
+from .posterior import story_deals
 from .search import Deal, Playout, continuation_playout, meld_pressure, play_choice, sample_deals
+from .story import Story, StoryModel, StoryShares, read_story
 
 __all__ = ["EXPERT_LIMITS", "V1_SETTINGS", "ExpertBot", "ExpertSettings"]
 
@@ -67,14 +69,21 @@ class ExpertBot(Bot):
         # The last search's per-deal differences from its first candidate (sums, squares, n).
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
+        self._story: tuple[HandView | None, Story | None] = (None, None)
+        share_b = min(st.story_mix, 1.0)
+        share_r = min(st.story_random, 1.0 - share_b)
+        self.story_shares = StoryShares((1.0 - share_b - share_r, share_b, share_r))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         self.opponent.reset()
+        self.story_shares.reset()
 
     def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
         if self.settings.learn and view.phase is Phase.OVER:
             self.opponent.observe(view)
+        if self.settings.story and self.settings.story_learn and view.phase is Phase.OVER:
+            self.story_shares.observe(view, self.rng, self._story_model())
 
     def _greedy_bot(self) -> GreedyBot:
         """The greedy player on my heuristic's settings (``self.greedy``, which may change
@@ -256,16 +265,40 @@ class ExpertBot(Bot):
 
     def _deals(self, view: HandView, sense: CardSense, count: int) -> list[Deal]:
         """``count`` determinizations from the opponent model (its knock styles mixed)."""
-        st = self.settings
         mixed = round(count * self.cautious_share())
         deals: list[Deal] = []
         for share, (theirs, pressure, steps) in zip((count - mixed, mixed), self._styles(sense),
                                                     strict=True):
             if share:
                 _, above = self._model(view, sense, theirs)
-                deals += sample_deals(view, sense, self.rng, share, pressure=pressure,
-                                      steps=steps, floor=above, floor_penalty=st.floor_penalty)
+                deals += self._sample(view, sense, share, pressure, steps, above)
         return deals
+
+    def _sample(self, view: HandView, sense: CardSense, count: int, pressure: float,
+                steps: int, floor: int) -> list[Deal]:
+        """:func:`~.search.sample_deals` with my settings (and his story, with ``story``)."""
+        st = self.settings
+        if not st.story:
+            return sample_deals(view, sense, self.rng, count, pressure=pressure, steps=steps,
+                                floor=floor, floor_penalty=st.floor_penalty)
+        seen, story = self._story
+        if seen is not view or story is None:
+            story = read_story(view)
+            self._story = (view, story)
+        model = self._story_model()
+        return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
+                           steps=st.story_steps or steps, floor=floor,
+                           floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
+
+    def _story_model(self) -> StoryModel:
+        """The model of his choices my settings (and, with ``story_learn``, the match so
+        far) give."""
+        st = self.settings
+        _, mix, rand = self.story_shares.shares()
+        return StoryModel(beta=st.story_beta, eps_throw=st.story_eps_throw,
+                          eps_take=st.story_eps_take, turns=st.story_turns,
+                          weight=st.story_weight, pool=st.story_pool, mix=mix,
+                          random_share=rand, exact=st.story_exact, guide=st.story_guide)
 
     def _draw(
         self, view: HandView, sheet: ScoreSheet | None, sense: CardSense, probs: list[float]
@@ -326,7 +359,6 @@ class ExpertBot(Bot):
             for theirs, _, _ in styles[: len(models)]
         ] if any(chase) else []
         value = SheetValue(sheet, view.player)
-        rng = self.rng
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
         totals = [0.0] * len(candidates)
@@ -343,8 +375,7 @@ class ExpertBot(Bot):
                     continue
                 playout, floor = models[m]
                 _, pressure, steps = styles[m]
-                deals = sample_deals(view, sense, rng, count, pressure=pressure,
-                                     steps=steps, floor=floor, floor_penalty=st.floor_penalty)
+                deals = self._sample(view, sense, count, pressure, steps, floor)
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):

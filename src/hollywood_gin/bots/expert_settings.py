@@ -37,6 +37,11 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
+    "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
+    "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
+    "story_steps": (0, 10_000), "story_flat": (0, 1), "story_pool": (0, 64),
+    "story_mix": (0, 1), "story_random": (0, 1), "story_exact": (0, 3), "story_guide": (0, 1),
+    "story_learn": (0, 1),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -72,6 +77,24 @@ class ExpertSettings:
     vn_top: int = 3  # ... among this many of the heuristic's best,
     vn_window: float = 6.0  # within this heuristic cost of its best,
     vn_margin: float = 0.0  # and only if it expects this many points more than the best
+    story: int = 0  # 1: weigh his sampled hands by how likely his picks, passes and throws
+    # were with them (the history-consistent model, story.py; docs/bots.md)
+    story_beta: float = 1.5  # ... a throw's softmax per point of deadwood left,
+    story_eps_throw: float = 0.03  # the share of his throws made at random,
+    story_eps_take: float = 0.07  # of his picks and refusals against the rule,
+    story_mix: float = 0.0  # the share of a basic-like player (StoryModel's second),
+    story_random: float = 0.0  # and of a player choosing at random,
+    story_turns: int = 0  # his last this many turns read (0: all),
+    story_weight: float = 1.0  # the log-likelihood's weight in the Metropolis energy,
+    story_steps: int = 0  # the Metropolis steps with it on (0: mcmc_steps, mix_steps)
+    story_exact: int = 0  # his last this many stock draws walked back every way,
+    story_guide: int = 0  # 1: the others by how well his throw before fits (story.py)
+    story_learn: int = 0  # 1: learn the three players' shares from the hands the match
+    # reveals, story_mix and story_random the prior (story.StoryShares)
+    story_flat: int = 0  # 1: leave the per-card weights out (his story reads the same
+    # picks and passes; with both they count twice)
+    story_pool: int = 0  # k: resample the deals by it from k times as many drawn without
+    # it (importance resampling) instead of a Metropolis energy (0)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
     opp_wary: float = -1.0  # much more deadwood, and he one mine melds (-1: never)
     cost_window: float = 6.0  # only discards within this heuristic cost of the best

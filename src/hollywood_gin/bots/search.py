@@ -70,16 +70,19 @@ def sample_deals(
     steps: int,
     floor: int = -1,
     floor_penalty: float = _FLOOR_PENALTY,
+    flat: bool = False,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
     ``floor``: the opponent, who could have knocked at his last discard and did not,
-    is held to have more deadwood than this (-1: no such evidence).
+    is held to have more deadwood than this (-1: no such evidence).  ``flat``: draw the
+    hands to start from uniformly, not by the per-card weights of his picks and passes
+    (:mod:`.posterior` adds his story).
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
     live_cards = indexes_of_mask(live)
-    weights = [max(1e-6, sense.weight[i]) for i in live_cards]
+    weights = [1.0 if flat else max(1e-6, sense.weight[i]) for i in live_cards]
     need = view.opponent_card_count - len(view.opponent_known)
     known = sense.opp_known
     deals = []
