@@ -13,9 +13,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..cards import indexes_of_mask
-from ..hand import Hand, HandView
-from ..melds import deadwood_of_mask
+from ..hand import HandView
 from .cardsense import CardSense
 from .search import Deal, sample_deals
 from .story import Story, StoryModel, story_loglik
@@ -43,49 +41,12 @@ def metropolis_deals(
 ) -> list[Deal]:
     """:func:`.search.sample_deals` with the log-likelihood of his story in the energy of
     each deal's Metropolis steps.  The likelihood of a trial hand is estimated afresh (a
-    stock draw history sampled) and kept with it: a pseudo-marginal chain.  Each step is
-    first screened on the cheap part of the energy (the meld pressure and the no-knock
-    floor) and the story is read only for the trial hands that pass (delayed acceptance,
-    Christen and Fox 2005: the same target, most of the reading saved)."""
-    template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
-    live = sense.unseen & ~sense.opp_known
-    live_cards = indexes_of_mask(live)
-    weights = [1.0 if flat else max(1e-6, sense.weight[i]) for i in live_cards]
-    need = view.opponent_card_count - len(view.opponent_known)
-    known = sense.opp_known
-    assert len(template.stock) + need == len(live_cards)
+    stock draw history sampled) and kept with it: a pseudo-marginal chain, read only for
+    the trial hands that pass the cheap part of the energy (delayed acceptance)."""
     w = model.weight
-    deals = []
-    for _ in range(count):
-        keys = [math.log(rng.random() + 1e-300) / wt for wt in weights]
-        keyed = sorted(range(len(live_cards)), key=keys.__getitem__, reverse=True)
-        chosen = keyed[:need]
-        rest = keyed[need:]
-        hand = known
-        for k in chosen:
-            hand |= 1 << live_cards[k]
-        if need and rest:
-            dead = deadwood_of_mask(hand)
-            cheap = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
-            told = -w * story_loglik(story, hand, rng, model)
-            for _ in range(steps):
-                a = rng.randrange(need)
-                b = rng.randrange(len(rest))
-                trial = hand ^ (1 << live_cards[chosen[a]]) ^ (1 << live_cards[rest[b]])
-                tdead = deadwood_of_mask(trial)
-                tcheap = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
-                ratio = weights[rest[b]] / weights[chosen[a]]
-                if not ((tcheap <= cheap and ratio >= 1)
-                        or rng.random() < ratio * math.exp(cheap - tcheap)):
-                    continue
-                ttold = -w * story_loglik(story, trial, rng, model)
-                if ttold <= told or rng.random() < math.exp(told - ttold):
-                    hand, cheap, told = trial, tcheap, ttold
-                    chosen[a], rest[b] = rest[b], chosen[a]
-        stock = [live_cards[k] for k in rest]
-        rng.shuffle(stock)
-        deals.append(Deal(hand, stock))
-    return deals
+    return sample_deals(view, sense, rng, count, pressure=pressure, steps=steps, floor=floor,
+                        floor_penalty=floor_penalty, flat=flat,
+                        extra_energy=lambda hand: -w * story_loglik(story, hand, rng, model))
 
 
 def resample_deals(

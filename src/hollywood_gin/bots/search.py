@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
@@ -71,13 +72,16 @@ def sample_deals(
     floor: int = -1,
     floor_penalty: float = _FLOOR_PENALTY,
     flat: bool = False,
+    extra_energy: Callable[[int], float] | None = None,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
     ``floor``: the opponent, who could have knocked at his last discard and did not,
     is held to have more deadwood than this (-1: no such evidence).  ``flat``: draw the
-    hands to start from uniformly, not by the per-card weights of his picks and passes
-    (:mod:`.posterior` adds his story).
+    hands to start from uniformly, not by the per-card weights of his picks and passes.
+    ``extra_energy``: a costly further energy of his hand (:mod:`.posterior`'s story),
+    read only for the trial hands that pass the cheap part (delayed acceptance,
+    Christen and Fox 2005: the same target, most of the reading saved).
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
@@ -97,9 +101,10 @@ def sample_deals(
         hand = known
         for k in chosen:
             hand |= 1 << live_cards[k]
-        if need and rest and (pressure > 0 or floor >= 0):
+        if need and rest and (pressure > 0 or floor >= 0 or extra_energy is not None):
             dead = deadwood_of_mask(hand)
             energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
+            extra = 0.0 if extra_energy is None else extra_energy(hand)
             for _ in range(steps):
                 a = rng.randrange(need)
                 b = rng.randrange(len(rest))
@@ -108,11 +113,16 @@ def sample_deals(
                 tdead = deadwood_of_mask(trial)
                 tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
                 ratio = weights[rest[b]] / weights[chosen[a]]
-                if (tenergy <= energy and ratio >= 1) or rng.random() < ratio * math.exp(
-                    energy - tenergy
-                ):
-                    hand, dead, energy = trial, tdead, tenergy
-                    chosen[a], rest[b] = rest[b], chosen[a]
+                if not ((tenergy <= energy and ratio >= 1)
+                        or rng.random() < ratio * math.exp(energy - tenergy)):
+                    continue
+                if extra_energy is not None:
+                    textra = extra_energy(trial)
+                    if not (textra <= extra or rng.random() < math.exp(extra - textra)):
+                        continue
+                    extra = textra
+                hand, dead, energy = trial, tdead, tenergy
+                chosen[a], rest[b] = rest[b], chosen[a]
         stock = [live_cards[k] for k in rest]
         rng.shuffle(stock)
         deals.append(Deal(hand, stock))
