@@ -50,3 +50,19 @@ def test_late_knocks_need_the_tightened_limit_and_early_ones_are_untouched() -> 
         elif isinstance(plain, Knock):
             vetoed += 1
     assert vetoed, "no late knock of the search was vetoed in these hands"
+
+
+def test_veto_floor_is_the_lowest_count_the_late_veto_lets_through() -> None:
+    """``veto_floor`` (issue 14): with the limit dropping to 0 late, only gin is left."""
+    views = [v for v in _knock_views(60) if read_view(v).opp_draws >= 7]
+    gin_only = f"{_BASE},late_veto=6,veto_early=6,veto_slope=10,veto_floor=0"
+    vetoed = 0
+    for n, view in enumerate(views):
+        plain = make_bot(_BASE, seed=n).choose(view)
+        late = make_bot(gin_only, seed=n).choose(view)
+        if isinstance(late, Knock):
+            assert late.card is not None
+            assert deadwood_of_mask(view.hand_mask & ~late.card.bit) == 0
+        elif isinstance(plain, Knock):
+            vetoed += 1
+    assert vetoed, "no late knock of the search was vetoed to gin only in these hands"

@@ -521,7 +521,8 @@ def _settled(
 def _greedy_of(st: ExpertSettings) -> GreedySettings:
     """The greedy heuristic the expert's discards, draws and late veto rest on."""
     return GreedySettings(danger=st.danger, potential=st.potential,
-                          knock_early=st.veto_early, knock_slope=st.veto_slope)
+                          knock_early=st.veto_early, knock_slope=st.veto_slope,
+                          knock_floor=st.veto_floor)
 
 
 #: A knock schedule that waits for gin (after the first draw of the other player).

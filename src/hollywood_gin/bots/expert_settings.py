@@ -34,6 +34,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "de_danger": (0, 100), "de_hazard": (0, 1), "de_slope": (0, 1), "de_width": (0, 11),
     "de_inner": (1, 11), "de_pile": (0, 1), "search_knocks": (0, 1),
     "de_reach": (0, 20), "veto_early": (0, 60), "veto_slope": (0, 10),
+    "veto_floor": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
@@ -141,6 +142,7 @@ class ExpertSettings:
     de_reach: float = 1.0  # the look-ahead's gain is counted this many times
     veto_early: int = 4  # the greedy heuristic's knock limit (late_veto, search_knocks=0):
     veto_slope: float = 0.8  # opponent draws before it tightens, points a draw after
+    veto_floor: int = 2  # and the lowest count it asks for
     # Opponent-style-conditional settings (see STYLED; -1: the plain setting).
     eager_below: float = 0.0  # his cautious share at or under which e_* apply
     cautious_above: float = 1.0  # ... and at or over which c_* apply (1: only if certain)
