@@ -129,6 +129,21 @@ def sample_deals(
     return deals
 
 
+def take_plan(mask: int, card: int, discard_taken: bool, now: int = -1
+              ) -> tuple[int, int] | None:
+    """The discard after taking ``card`` from the pile onto ``mask``, and the deadwood it
+    leaves, if the card is worth taking: only if it melds and that discard leaves less than
+    the ``now`` deadwood of the hand (-1: not known yet); None otherwise.  The playouts'
+    rule, and the one :mod:`.story` reads his picks and refusals by."""
+    if not in_some_meld(mask, card):
+        return None
+    with_card = mask | (1 << card)
+    plan = least_deadwood_discard_of_mask(with_card, with_card if discard_taken else mask)
+    if now < 0:
+        now = deadwood_of_mask(mask)
+    return plan if plan[1] < now else None
+
+
 @dataclass(slots=True)
 class PlayoutRules:
     """The rule options a playout needs, read once per decision."""
@@ -173,15 +188,8 @@ class Playout:
         return least_deadwood_discard_of_mask(mask, allowed)
 
     def take_plan(self, mask: int, card: int, now: int) -> tuple[int, int] | None:
-        """The discard after taking ``card`` from the pile, and the deadwood it leaves, if
-        the card is worth taking: only if it melds and that discard leaves less than the
-        ``now`` deadwood of the hand (-1: not known yet); None otherwise."""
-        if not in_some_meld(mask, card):
-            return None
-        plan = self.best_discard(mask | (1 << card), card)
-        if now < 0:
-            now = deadwood_of_mask(mask)
-        return plan if plan[1] < now else None
+        """:func:`take_plan` under these rules."""
+        return take_plan(mask, card, self.r.discard_taken, now)
 
     def arrangement(self, kmask: int) -> tuple[int, ...]:
         """The melds a knocker with ``kmask`` shows (R8.1)."""

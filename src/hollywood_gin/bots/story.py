@@ -34,9 +34,8 @@ from dataclasses import dataclass, field, replace
 from ..actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import indexes_of_mask
 from ..hand import HandView
-from ..melds import deadwood_of_mask, least_deadwood_discard_of_mask
 from ..solve import deadwoods_after_discards_of_mask
-from .cardsense import in_some_meld
+from .search import take_plan
 
 __all__ = ["DRAW", "REFUSE", "TAKE", "THROW", "Story", "StoryModel", "StoryShares",
            "read_story", "story_loglik"]
@@ -190,17 +189,6 @@ def _scale(beta: float) -> list[float]:
     return found
 
 
-def _wants(hand: int, card: int, discard_taken: bool) -> bool:
-    """Would the rule take ``card`` onto the ten cards ``hand``: it melds, and the best
-    discard after it leaves less deadwood than the hand has now."""
-    if not in_some_meld(hand, card):
-        return False
-    with_card = hand | 1 << card
-    allowed = with_card if discard_taken else hand
-    _, left = least_deadwood_discard_of_mask(with_card, allowed)
-    return left < deadwood_of_mask(hand)
-
-
 def story_loglik(story: Story, hand: int, rng: random.Random, m: StoryModel) -> float:
     """log P(his choices | his current cards are ``hand``).  Walked back, each stock draw
     takes out one of his cards not known to come from the pile: for his last ``m.exact``
@@ -279,7 +267,8 @@ def _walk(story: Story, m: StoryModel, rng: random.Random, at: int, start: int, 
             key = g | at << 52
             ps = seen.get(key)
             if ps is None:
-                agrees = _wants(g, card, story.discard_taken) == (kind == TAKE)
+                wants = take_plan(g, card, story.discard_taken) is not None
+                agrees = wants == (kind == TAKE)
                 ps = seen[key] = ((1 - m.eps_take, 1 - m.eps_take_b, 0.5) if agrees
                                   else (m.eps_take, m.eps_take_b, 0.5))
             like_a *= ps[0]
