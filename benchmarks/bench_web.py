@@ -66,7 +66,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -235,7 +235,7 @@ async def play_table(bases: list[str], table: dict[str, Any], stop: asyncio.Even
 
 
 async def setup(base: str, origin: str, count: int) -> list[dict[str, Any]]:
-    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=60,
+    async with httpx2.AsyncClient(base_url=base, trust_env=False, timeout=60,
                                  headers={"origin": origin}) as client:
         async def one(i: int) -> dict[str, Any]:
             made = (await client.post("/api/tables", json={"opponent": "friend",
@@ -400,10 +400,10 @@ def start_server(db: str, processes: int, extra: list[str], *, nice: int = 0,
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if (processes == 1 or _processes(url) == processes) and httpx.get(
+            if (processes == 1 or _processes(url) == processes) and httpx2.get(
                     url + "/readyz", trust_env=False, timeout=2).status_code == 200:
                 return proc, url
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         time.sleep(0.2)
     proc.terminate()
@@ -411,7 +411,7 @@ def start_server(db: str, processes: int, extra: list[str], *, nice: int = 0,
 
 
 def _processes(url: str) -> int:
-    body = httpx.get(url + "/metrics", trust_env=False, timeout=5).text
+    body = httpx2.get(url + "/metrics", trust_env=False, timeout=5).text
     for line in body.splitlines():
         if line.startswith("hollywood_gin_processes "):
             return int(float(line.split()[1]))
@@ -440,8 +440,8 @@ async def scrape(urls: list[str]) -> dict[tuple[str, float], float]:
     servers."""
     out: dict[tuple[str, float], float] = {}
     for url in urls:
-        with contextlib.suppress(httpx.HTTPError):
-            async with httpx.AsyncClient(trust_env=False, timeout=10) as client:
+        with contextlib.suppress(httpx2.HTTPError):
+            async with httpx2.AsyncClient(trust_env=False, timeout=10) as client:
                 body = (await client.get(url + "/metrics")).text
             for name, le, value in _BUCKET.findall(body):
                 key = (name, float(le))

@@ -25,13 +25,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 from websockets.typing import Origin
 
 import hollywood_gin
+from hg_sockets import open_socket
 from hollywood_gin.web.limits import UNGREETED_SOCKETS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -225,8 +225,8 @@ def wait_http(url: str, proc: subprocess.Popen[bytes], log: Path, **kwargs: Any)
     deadline = time.monotonic() + 90  # a start on a busy shared machine can take long
     while time.monotonic() < deadline:
         assert proc.poll() is None, log.read_text(errors="replace")[-3000:]
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(url, timeout=1, trust_env=False, **kwargs).status_code < 500:
+        with contextlib.suppress(httpx2.HTTPError):
+            if httpx2.get(url, timeout=1, trust_env=False, **kwargs).status_code < 500:
                 return
         time.sleep(0.1)
     raise AssertionError(f"{url} did not answer in 90 s: {log.read_text()[-3000:]}")
@@ -322,7 +322,7 @@ def running_units(tmp: Path, origin: str) -> Iterator[Units]:
 
 
 def metric(port: int, name: str) -> float:
-    body = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
+    body = httpx2.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
     found = re.search(rf"^{name} (\S+)$", body, re.M)
     assert found is not None, name
     return float(found.group(1))
@@ -331,8 +331,8 @@ def metric(port: int, name: str) -> float:
 def loop_lag(port: int) -> str:
     """A process's event loop lag from its /metrics: how many looks, how many late."""
     try:
-        body = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
-    except httpx.HTTPError as exc:
+        body = httpx2.get(f"http://127.0.0.1:{port}/metrics", timeout=5, trust_env=False).text
+    except httpx2.HTTPError as exc:
         return f"{port}: no metrics ({type(exc).__name__})"
     name = "hollywood_gin_event_loop_lag_seconds"
     found = dict(re.findall(rf'^{name}_bucket{{le="([^"]+)"}} (\S+)$', body, re.M))
@@ -366,7 +366,7 @@ class Seat:
         # The handshake waits on nothing but the process's event loop (the app accepts
         # before any database call), but the loop, the proxy, TLS and this client share
         # two cores with whatever else runs: a generous bound, the failure says why.
-        self.ws = connect(f"{base}/ws/{table}", origin=Origin(origin), ssl=tls, proxy=None,
+        self.ws = open_socket(f"{base}/ws/{table}", origin=Origin(origin), ssl=tls, proxy=None,
                           open_timeout=open_timeout)
         self.table = table
         self.token = token
@@ -472,7 +472,7 @@ def take_turns(first: Seat, second: Seat, moves: int, rid: int) -> int:
 class Friends:
     """A friend table made and joined through the proxy: its id and the two seats' tokens."""
 
-    def __init__(self, web: httpx.Client, origin: str) -> None:
+    def __init__(self, web: httpx2.Client, origin: str) -> None:
         made = web.post("/api/tables", json={"opponent": "friend"}, headers={"origin": origin})
         assert made.status_code == 201, made.text
         self.table: str = made.json()["table"]
@@ -482,7 +482,7 @@ class Friends:
         self.tokens: tuple[str, str] = (made.json()["token"], joined.json()["token"])
 
 
-def friends_on_both(web: httpx.Client, origin: str, units: Units, least: int) -> list[Friends]:
+def friends_on_both(web: httpx2.Client, origin: str, units: Units, least: int) -> list[Friends]:
     """At least ``least`` friend tables, and more until each unit has joined a seat at one
     (the join is routed by the table too): the tables' ids are random, so spreading over
     both units is likely, not certain, with a few."""

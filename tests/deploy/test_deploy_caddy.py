@@ -19,7 +19,7 @@ import ssl
 import subprocess
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from hg_deploy import (
     Seat,
@@ -59,7 +59,7 @@ def test_the_recipe_runs_behind_caddy_routing_by_table(tmp_path: Path) -> None:
             ws_base = f"wss://localhost:{https}"
             tls = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
             wait_http(base + "/healthz", caddy, log, verify=tls)
-            web = httpx.Client(base_url=base, verify=tls, trust_env=False, timeout=10)
+            web = httpx2.Client(base_url=base, verify=tls, trust_env=False, timeout=10)
             assert web.get("/readyz").json()["ready"] is True
             assert web.get("/metrics").status_code == 404
 

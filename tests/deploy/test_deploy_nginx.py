@@ -23,7 +23,7 @@ import subprocess
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from hg_deploy import (
     WAIT,
@@ -64,7 +64,7 @@ def test_the_recipe_runs_behind_nginx_routing_by_table(tmp_path: Path) -> None:
             base = f"https://localhost:{https}"
             tls = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
             wait_http(base + "/healthz", nginx, tmp_path / "error.log", verify=tls)
-            web = httpx.Client(base_url=base, verify=tls, trust_env=False, timeout=10)
+            web = httpx2.Client(base_url=base, verify=tls, trust_env=False, timeout=10)
             seats = _play(units, web, origin, tls, f"wss://localhost:{https}", http)
         except BaseException as exc:
             exc.add_note(diagnosis(tmp_path, units.ports,
@@ -77,7 +77,7 @@ def test_the_recipe_runs_behind_nginx_routing_by_table(tmp_path: Path) -> None:
                 stop(nginx, signal.SIGQUIT, wait=10)
 
 
-def _play(units: Units, web: httpx.Client, origin: str, tls: ssl.SSLContext,
+def _play(units: Units, web: httpx2.Client, origin: str, tls: ssl.SSLContext,
           ws_base: str, http: int) -> list[Seat]:
     """The whole run through nginx; the seats still open at the end (to close)."""
     # The site, through the proxy and TLS.
@@ -86,7 +86,7 @@ def _play(units: Units, web: httpx.Client, origin: str, tls: ssl.SSLContext,
     assert page.headers["strict-transport-security"].startswith("max-age=")
     assert web.get("/readyz").json()["ready"] is True
     assert web.get("/metrics").status_code == 404  # scraped per process, not public
-    plain = httpx.get(f"http://127.0.0.1:{http}/t/x", trust_env=False)
+    plain = httpx2.get(f"http://127.0.0.1:{http}/t/x", trust_env=False)
     assert plain.status_code == 301 and plain.headers["location"].startswith("https://")
 
     computer = []

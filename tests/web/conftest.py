@@ -66,13 +66,3 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield srv
     finally:
         srv.stop()
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    # websockets 17 prefers `with connect(...)`; the tests keep connections across steps.
-    config.addinivalue_line(
-        "filterwarnings",
-        "ignore:connect\\(\\) must be used as a context manager:DeprecationWarning",
-    )
-    # Starlette's TestClient still runs on httpx; that is fine for these tests.
-    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")

@@ -20,11 +20,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-from websockets.sync.client import connect
+import httpx2
 from websockets.typing import Origin
 
 import hollywood_gin
+from hg_sockets import open_socket
 from hollywood_gin.actions import Action
 from hollywood_gin.hand import HandView
 from hollywood_gin.sheet import ScoreSheet
@@ -119,7 +119,10 @@ def free_port() -> int:
 
 def env() -> dict[str, str]:
     out = dict(os.environ)
-    out["PYTHONPATH"] = os.pathsep.join([SRC, HERE, out.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    # The server imports this module, so it needs the tests' folders as the tests have them.
+    tests = str(Path(HERE).parent)
+    out["PYTHONPATH"] = os.pathsep.join([SRC, HERE, tests, out.get("PYTHONPATH", "")]).rstrip(
+        os.pathsep)
     out["PYTHONUNBUFFERED"] = "1"
     return out
 
@@ -165,10 +168,10 @@ class Server:
                 self.log.seek(0)
                 raise RuntimeError(f"the server exited: {self.log.read().decode()}")
             try:
-                health = httpx.get(self.base + "/api/health", timeout=1, trust_env=False)
+                health = httpx2.get(self.base + "/api/health", timeout=1, trust_env=False)
                 if health.status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start in 30 s")
 
@@ -187,10 +190,10 @@ class Server:
                 self.proc.kill()
                 self.proc.wait(10)
 
-    def post(self, path: str, body: Any, *, origin: str | None = "") -> httpx.Response:
+    def post(self, path: str, body: Any, *, origin: str | None = "") -> httpx2.Response:
         """POST JSON as this site's page would (its Origin), or from ``origin`` (None: none)."""
         headers = {} if origin is None else {"origin": origin or self.origin}
-        return httpx.post(self.base + path, json=body, headers=headers, timeout=10,
+        return httpx2.post(self.base + path, json=body, headers=headers, timeout=10,
                           trust_env=False)
 
     def create(self, **body: Any) -> dict[str, Any]:
@@ -226,8 +229,9 @@ class Seat:
         self.server = server
         self.table = table
         self.token = token
-        self.ws = connect(f"ws://127.0.0.1:{server.port}/ws/{table}", origin=Origin(server.origin),
-                          proxy=None, open_timeout=10, max_size=None)
+        self.ws = open_socket(f"ws://127.0.0.1:{server.port}/ws/{table}",
+                              origin=Origin(server.origin), proxy=None, open_timeout=10,
+                              max_size=None)
         self.frames: list[tuple[str, dict[str, Any]]] = []
         self.state: dict[str, Any] | None = None
         self.rid = 0

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import hg_frames
-import httpx
+import httpx2
 import pytest
 from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
 
@@ -315,7 +315,7 @@ def test_two_friends_at_one_table_each_in_his_own_language(browser: Any, web: Se
         assert any(v in shown for v in translated) or not translated, lang
     # The server words each seat's rules in force in its own language.
     for lang in ("lt", "nb"):
-        answer = httpx.get(f"{web.base}/api/rules?table={created['table']}",
+        answer = httpx2.get(f"{web.base}/api/rules?table={created['table']}",
                            headers={"accept-language": lang}, trust_env=False).json()
         with i18n.using(lang):
             from hollywood_gin.rulebook import rules_in_force

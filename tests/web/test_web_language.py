@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import Seat, Server
 
@@ -14,8 +14,8 @@ from hollywood_gin import i18n
 from hollywood_gin.web.protocol import Hello, ProtocolError, parse_client_message
 
 
-def _get(web: Server, path: str, **headers: str) -> httpx.Response:
-    return httpx.get(web.base + path, headers=headers, trust_env=False)
+def _get(web: Server, path: str, **headers: str) -> httpx2.Response:
+    return httpx2.get(web.base + path, headers=headers, trust_env=False)
 
 
 def test_the_catalogue_is_served_from_the_po_files_with_an_etag(web: Server) -> None:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import Seat, Server, bot_factory, choose, env, free_port, wait_seq
 from prometheus_client.parser import text_string_to_metric_families
@@ -272,8 +272,8 @@ class JsonServer(Server):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             assert self.proc.poll() is None, self.read_log()
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/healthz", timeout=1, trust_env=False).is_success:
+            with contextlib.suppress(httpx2.HTTPError):
+                if httpx2.get(self.base + "/healthz", timeout=1, trust_env=False).is_success:
                     return self
             time.sleep(0.1)
         raise RuntimeError("the server did not start in 30 s")
@@ -308,7 +308,7 @@ def test_the_log_of_a_whole_match_holds_every_event_and_no_card(store_url: str) 
         actions = me.state["seq"]
         me.close()
         for _ in range(500):  # the seat detaches once the server has read the close
-            metrics = _samples(httpx.get(server.base + "/metrics", trust_env=False).text)
+            metrics = _samples(httpx2.get(server.base + "/metrics", trust_env=False).text)
             if metrics[("hollywood_gin_seats_connected", ())] == 0:
                 break
             time.sleep(0.02)

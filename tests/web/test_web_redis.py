@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import Seat, Server, free_port, pg_url, redis_url, step_friend, wait_seq
 
@@ -30,7 +30,7 @@ from hollywood_gin.store import CHANNEL, Store, parse_announcement
 
 def _metric(server: Server, sample: str) -> float:
     """A sample of the server's /metrics (0 if it has none yet)."""
-    body = httpx.get(server.base + "/metrics", timeout=10, trust_env=False).text
+    body = httpx2.get(server.base + "/metrics", timeout=10, trust_env=False).text
     found = re.search(rf"^{re.escape(sample)} (\S+)$", body, re.M)
     return float(found.group(1)) if found else 0.0
 
@@ -40,8 +40,8 @@ def _followed(server: Server) -> float:
     return _metric(server, 'hollywood_gin_following_total{what="followed"}')
 
 
-def _ready(server: Server) -> httpx.Response:
-    return httpx.get(server.base + "/readyz", timeout=10, trust_env=False)
+def _ready(server: Server) -> httpx2.Response:
+    return httpx2.get(server.base + "/readyz", timeout=10, trust_env=False)
 
 
 def _until(check: Callable[[], Any], what: str, timeout: float = 30) -> Any:

@@ -151,9 +151,9 @@ def test_the_lobby_lists_a_reviewed_match_accuracy_and_the_review_page_opens(
     listed = server.post("/api/tables/mine", {"seats": [{"table": table, "token": token}]})
     assert listed.json()["tables"][0]["accuracy"] == pytest.approx(expected)
     assert _review(server, table, token).json()["accuracy"] == pytest.approx(expected)
-    import httpx
+    import httpx2
 
-    page = httpx.get(f"{server.base}/review/{table}", trust_env=False)
+    page = httpx2.get(f"{server.base}/review/{table}", trust_env=False)
     assert page.status_code == 200 and "main.js" in page.text
     me.close()
 

@@ -17,13 +17,13 @@ import re
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import Seat, Server, choose, dumps, step_friend, wait_seq
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
 from websockets.typing import Origin
 
+from hg_sockets import open_socket
 from hollywood_gin.actions import parse_action
 from hollywood_gin.errors import HollywoodGinError
 from hollywood_gin.match import Match
@@ -177,7 +177,7 @@ def test_no_frame_of_a_whole_computer_match_leaks(server: Server, module_store_u
 
 
 def _refused(server: Server, table: str, first: Any) -> dict[str, Any]:
-    ws = connect(f"ws://127.0.0.1:{server.port}/ws/{table}", origin=Origin(server.origin),
+    ws = open_socket(f"ws://127.0.0.1:{server.port}/ws/{table}", origin=Origin(server.origin),
                  proxy=None)
     ws.send(first if isinstance(first, str) else dumps(first))
     frame: dict[str, Any] = json.loads(ws.recv(10))
@@ -428,7 +428,7 @@ def test_fuzz_thousands_of_frames_leave_the_table_exactly_as_it_was(
 def test_a_foreign_origin_cannot_open_a_table(server: Server, origin: str | None) -> None:
     t = server.create(opponent="friend", name="Ann")
     with pytest.raises(InvalidStatus) as refused:
-        connect(f"ws://127.0.0.1:{server.port}/ws/{t['table']}",
+        open_socket(f"ws://127.0.0.1:{server.port}/ws/{t['table']}",
                 origin=Origin(origin) if origin else None, proxy=None)
     assert refused.value.response.status_code == 403
 
@@ -436,20 +436,20 @@ def test_a_foreign_origin_cannot_open_a_table(server: Server, origin: str | None
 def test_own_origins_open_a_table_and_foreign_posts_are_refused(server: Server) -> None:
     t = server.create(opponent="friend", name="Ann")
     for origin in (f"http://127.0.0.1:{server.port}", f"http://localhost:{server.port}"):
-        ws = connect(f"ws://127.0.0.1:{server.port}/ws/{t['table']}", origin=Origin(origin),
+        ws = open_socket(f"ws://127.0.0.1:{server.port}/ws/{t['table']}", origin=Origin(origin),
                      proxy=None)
         ws.send(dumps({"type": "hello", "token": t["token"]}))
         assert json.loads(ws.recv(10))["type"] == "state"
         ws.close()
     r = server.post("/api/tables", {"opponent": "computer"}, origin="http://evil.example")
     assert (r.status_code, r.json()["code"]) == (403, "origin")
-    r = httpx.post(server.base + "/api/tables", content=b"x" * 10_000, trust_env=False,
+    r = httpx2.post(server.base + "/api/tables", content=b"x" * 10_000, trust_env=False,
                    headers={"origin": server.origin})
     assert (r.status_code, r.json()["code"]) == (413, "too_large")
 
 
 def test_pages_carry_a_strict_content_security_policy(server: Server) -> None:
-    r = httpx.get(server.base + "/", trust_env=False)
+    r = httpx2.get(server.base + "/", trust_env=False)
     assert r.status_code == 200
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp

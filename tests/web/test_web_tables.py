@@ -9,7 +9,7 @@ import re
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import (
     SHORT_MATCH,
@@ -22,9 +22,9 @@ from hg_web_support import (
     wait_seq,
 )
 from websockets.exceptions import InvalidStatus
-from websockets.sync.client import connect
 from websockets.typing import Origin
 
+from hg_sockets import open_socket
 from hollywood_gin.actions import parse_action
 from hollywood_gin.hand import Hand
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
@@ -174,7 +174,7 @@ def test_the_lobby_lists_a_browsers_tables_by_their_tokens(server: Server) -> No
 
 
 def test_the_rules_api_describes_every_option_and_preset(server: Server) -> None:
-    described = httpx.get(server.base + "/api/rules", trust_env=False).json()
+    described = httpx2.get(server.base + "/api/rules", trust_env=False).json()
     assert [o["name"] for o in described["options"]] == [o.name for o in OPTIONS]
     for o, served in zip(OPTIONS, described["options"], strict=True):
         assert (served["kind"], served["rule"], served["choices"]) == (
@@ -227,7 +227,7 @@ def test_the_rules_page_shows_the_book_for_a_table_or_a_preset(server: Server) -
     rules, or a preset), from hollywood_gin.rulebook."""
     created = server.create(opponent="friend", name="Ann", rules={"knock_limit": 7})
     for path in (f"/rules/{created['table']}", f"/rules?table={created['table']}"):
-        page = httpx.get(server.base + path, trust_env=False)
+        page = httpx2.get(server.base + path, trust_env=False)
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert "content-security-policy" in page.headers
         text = page.text
@@ -238,12 +238,12 @@ def test_the_rules_page_shows_the_book_for_a_table_or_a_preset(server: Server) -
         scripts = re.findall(r"<script[^>]*>", text)
         assert scripts == ['<script type="module" src="/static/js/rulespage.js">']
         assert "<!--" not in text
-    eaai = httpx.get(server.base + "/rules?preset=eaai", trust_env=False).text
+    eaai = httpx2.get(server.base + "/rules?preset=eaai", trust_env=False).text
     assert "one game to 100" in eaai and "R9.3" in eaai and "<table>" in eaai
-    assert httpx.get(server.base + "/rules", trust_env=False).status_code == 200
+    assert httpx2.get(server.base + "/rules", trust_env=False).status_code == 200
     for bad in ("/rules?preset=poker", f"/rules/{'0' * 32}", "/rules/nope"):
-        assert httpx.get(server.base + bad, trust_env=False).status_code == 404, bad
-    described = httpx.get(f"{server.base}/api/rules?table={created['table']}",
+        assert httpx2.get(server.base + bad, trust_env=False).status_code == 404, bad
+    described = httpx2.get(f"{server.base}/api/rules?table={created['table']}",
                           trust_env=False).json()
     assert described["rules"]["knock_limit"] == 7 and described["preset"] is None
     assert ["Knock", "at 7 or less"] in described["in_force"]
@@ -272,20 +272,20 @@ def test_table_creation_and_waiting_sockets_are_limited_per_address(store_url: s
         refused = server.post("/api/tables", {"opponent": "friend"})
         assert (refused.status_code, refused.json()["code"]) == (429, "rate")
         assert 1 <= int(refused.headers["retry-after"]) <= 10
-        table = httpx.get(server.base + "/api/health", trust_env=False)  # the server is fine
+        table = httpx2.get(server.base + "/api/health", trust_env=False)  # the server is fine
         assert table.status_code == 200
 
         url = f"ws://127.0.0.1:{server.port}/ws/{'a' * 32}"
-        quiet = [connect(url, origin=Origin(server.origin), proxy=None) for _ in range(2)]
+        quiet = [open_socket(url, origin=Origin(server.origin), proxy=None) for _ in range(2)]
         with pytest.raises(InvalidStatus) as third:
-            connect(url, origin=Origin(server.origin), proxy=None)
+            open_socket(url, origin=Origin(server.origin), proxy=None)
         assert third.value.response.status_code == 403
         quiet[0].send(dumps({"type": "hello", "token": "x" * 32}))  # said hello: not counted
         quiet[0].recv(10)
         deadline = time.monotonic() + 10
         while True:  # the refused hello closes the socket; then there is room again
             try:
-                again = connect(url, origin=Origin(server.origin), proxy=None)
+                again = open_socket(url, origin=Origin(server.origin), proxy=None)
                 break
             except InvalidStatus:
                 assert time.monotonic() < deadline

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 from hg_web_support import Seat, Server, env, free_port, pg_url, redis_url, step_friend
 
@@ -47,7 +47,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
 
 
 def _metric(base: str, name: str) -> float:
-    body = httpx.get(base + "/metrics", timeout=10, trust_env=False).text
+    body = httpx2.get(base + "/metrics", timeout=10, trust_env=False).text
     found = re.findall(rf"^{name}(?:{{[^}}]*}})? (\S+)$", body, re.M)
     return sum(float(v) for v in found)
 
@@ -74,7 +74,7 @@ def test_serve_workers_share_the_port_and_sum_their_metrics() -> None:
     server.start()
     try:
         assert server.proc is not None
-        ready = httpx.get(server.base + "/readyz", timeout=10, trust_env=False)
+        ready = httpx2.get(server.base + "/readyz", timeout=10, trust_env=False)
         assert ready.status_code == 200, ready.text
         import redis
 
