@@ -12,7 +12,10 @@ of my cards' chance of melding with his hand (the danger of a discard), lower is
 A variant that is an expert spec (``expert:opp_mix=1``) is judged on the deadwood of the
 hands its own model deals (its knock styles mixed, the no-knock floor applied): the mean
 sampled less the true deadwood, by the opponent's draws so far (positive: his hands
-dealt weaker than they are, which makes knocks look safe).
+dealt weaker than they are, which makes knocks look safe); every other variant prints
+the same bias of its deals.  ``net=1`` starts the deals from the learned model of his hand
+(``bots/handnet.py``) instead of the hand-set weights, ``direct=1`` scores the per-card
+chances themselves without drawing deals.
 """
 
 from __future__ import annotations
