@@ -141,3 +141,20 @@ def test_off_by_default_the_network_is_never_read(
     monkeypatch.setattr(hn, "load_hand_net", boom)
     for n, hand in enumerate(positions[:20]):
         make_bot("expert:samples=32,time_cap_ms=0", seed=n).choose(hand.view(hand.to_act))
+
+
+def test_hn_danger_reads_the_network_for_the_heuristic(
+    positions: list[Hand], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = []
+    real = hn.load_hand_net
+
+    def counted() -> hn.HandNet:
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(hn, "load_hand_net", counted)
+    fast = "expert:search_draws=0,search_knocks=0,hn_danger=1"
+    for n, hand in enumerate(positions[:10]):
+        make_bot(fast, seed=n).choose(hand.view(hand.to_act))
+    assert len(calls) >= 10

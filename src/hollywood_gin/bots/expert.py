@@ -124,6 +124,11 @@ class ExpertBot(Bot):
             return action
         sense = read_view(view)
         probs = sense.opp_probs()
+        if self.settings.hn_danger:
+            from .handnet import load_hand_net
+
+            chances, _ = load_hand_net().predict(view, sense)
+            probs = [1.0 if sense.opp_known >> i & 1 else p for i, p in enumerate(chances)]
         if view.phase is Phase.DISCARD:
             return self._discard(view, sheet, sense, probs)
         return self._draw(view, sheet, sense, probs)
