@@ -12,7 +12,10 @@ of my cards' chance of melding with his hand (the danger of a discard), lower is
 A variant that is an expert spec (``expert:opp_mix=1``) is judged on the deadwood of the
 hands its own model deals (its knock styles mixed, the no-knock floor applied): the mean
 sampled less the true deadwood, by the opponent's draws so far (positive: his hands
-dealt weaker than they are, which makes knocks look safe).
+dealt weaker than they are, which makes knocks look safe); every other variant prints
+the same bias of its deals.  ``net=1`` starts the deals from the learned model of his hand
+(``bots/handnet.py``) instead of the hand-set weights, ``direct=1`` scores the per-card
+chances themselves without drawing deals.
 """
 
 from __future__ import annotations
@@ -29,11 +32,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import in_some_meld, read_view
+from hollywood_gin.bots.handnet import net_sense
 from hollywood_gin.bots.posterior import story_deals
 from hollywood_gin.bots.search import meld_pressure, sample_deals
 from hollywood_gin.bots.story import StoryModel, read_story
 from hollywood_gin.cards import indexes_of_mask
 from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.melds import deadwood_of_mask
 from hollywood_gin.rules import Rules
 
 
@@ -53,12 +58,32 @@ def positions(hands: int, opponent: str, seed: int) -> list[tuple[HandView, int]
     return out
 
 
-def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> tuple[float, float]:
+def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int
+          ) -> tuple[float, float, list[list[float]]]:
+    """(card log loss, danger log loss, by his draws 0-4 / 5-8 / 9+ the count and sum of
+    the sampled less true deadwood: with ``direct``, the learned guess less the truth)."""
     rng = random.Random(5)
+    bias = [[0, 0.0] for _ in range(3)]
     card_loss = danger_loss = 0.0
     nc = nd = 0
     for view, opp in pos:
         sense = read_view(view)
+        dead_target = 0.0
+        if ev.get("net", 0):
+            sense, dead_target = net_sense(view, sense, odds=ev["net"] == 2)
+        row = bias[0 if sense.opp_draws <= 4 else 1 if sense.opp_draws <= 8 else 2]
+        if ev.get("direct", 0):
+            if ev.get("net", 0):
+                row[0] += 1
+                row[1] += dead_target - deadwood_of_mask(opp)
+            # The per-card chances themselves, no deals drawn (the odds read back).
+            for i in indexes_of_mask(sense.unseen & ~sense.opp_known):
+                w = sense.weight[i]
+                w = w / (1 + w) if ev.get("net", 0) == 2 else w
+                p = min(max(w, 0.01), 0.99)
+                card_loss -= math.log(p if opp >> i & 1 else 1 - p)
+                nc += 1
+            continue
         pressure = meld_pressure(sense.opp_draws, 0.0, ev.get("slope", 0.035), ev.get("square", 0))
         model = None
         if ev.get("story", 0):
@@ -71,7 +96,10 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
                               floor_penalty=0.0, flat=bool(ev.get("flat", 0)))
         else:
             got = sample_deals(view, sense, rng, deals, pressure=pressure,
-                               steps=int(ev.get("steps", 16)), flat=bool(ev.get("flat", 0)))
+                               steps=int(ev.get("steps", 16)), flat=bool(ev.get("flat", 0)),
+                               dead_target=dead_target, dead_weight=ev.get("hn_dead", 0.0))
+        row[0] += 1
+        row[1] += sum(deadwood_of_mask(d.opp) for d in got) / len(got) - deadwood_of_mask(opp)
         counts = [0] * 52
         melds = dict.fromkeys(indexes_of_mask(sense.mine), 0)
         for d in got:
@@ -88,13 +116,12 @@ def score(pos: list[tuple[HandView, int]], ev: dict[str, float], deals: int) -> 
             p = min(max(c / deals, 0.01), 0.99)
             danger_loss -= math.log(p if in_some_meld(opp, i) else 1 - p)
             nd += 1
-    return card_loss / nc, danger_loss / nd
+    return card_loss / nc, danger_loss / max(1, nd), bias
 
 
 def deadwood_bias(pos: list[tuple[HandView, int]], spec: str, deals: int) -> str:
     """Mean sampled less true opponent deadwood by his draws (0-4, 5-8, 9+)."""
     from hollywood_gin.bots.expert import ExpertBot
-    from hollywood_gin.melds import deadwood_of_mask
 
     bot = make_bot(spec, seed=3)
     assert isinstance(bot, ExpertBot)
@@ -114,7 +141,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("variants", nargs="+", help="name=value,... (steps, slope, square: the "
                     "Metropolis steps and meld pressure; flat=1: start from uniform re-deals, "
-                    "not the per-card weights; story=1 adds the likelihood of his choices, "
+                    "not the per-card weights; net=1: start from the learned model's chances "
+                    "(bots/handnet.py), net=2 from their odds, hn_dead=W pulls the sampled "
+                    "deadwood to its guess; direct=1: score the per-card chances "
+                    "themselves, no deals; story=1 adds the likelihood of his choices, "
                     "bots/story.py, with any field of its StoryModel: beta, eps_throw, ...)")
     ap.add_argument("--hands", type=int, default=60)
     ap.add_argument("--opponent", default="greedy")
@@ -129,10 +159,11 @@ def main() -> int:
             continue
         ev = {k: float(x) for k, _, x in (p.partition("=") for p in v.split(",") if p)}
         t0 = time.perf_counter()
-        c, d = score(pos, ev, args.deals)
+        c, d, bias = score(pos, ev, args.deals)
         ms = 1000 * (time.perf_counter() - t0) / max(1, len(pos))
+        by = " / ".join(f"{b / n:+.2f}" if n else "-" for n, b in bias)
         print(f"{v:40s} card log loss {c:.4f}   danger log loss {d:.4f}   "
-              f"{ms:.0f} ms a position", flush=True)
+              f"deadwood bias {by}   {ms:.0f} ms a position", flush=True)
     return 0
 
 

@@ -70,6 +70,7 @@ class ExpertBot(Bot):
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
         self._story: tuple[HandView | None, Story | None] = (None, None)
+        self._hand_net: tuple[HandView | None, tuple[CardSense, float] | None] = (None, None)
         share_b = min(st.story_mix, 1.0)
         share_r = min(st.story_random, 1.0 - share_b)
         self.story_shares = StoryShares((1.0 - share_b - share_r, share_b, share_r))
@@ -123,6 +124,11 @@ class ExpertBot(Bot):
             return action
         sense = read_view(view)
         probs = sense.opp_probs()
+        if self.settings.hn_danger:
+            from .handnet import load_hand_net
+
+            chances, _ = load_hand_net().predict(view, sense)
+            probs = [1.0 if sense.opp_known >> i & 1 else p for i, p in enumerate(chances)]
         if view.phase is Phase.DISCARD:
             return self._discard(view, sheet, sense, probs)
         return self._draw(view, sheet, sense, probs)
@@ -278,7 +284,14 @@ class ExpertBot(Bot):
                 steps: int, floor: int) -> list[Deal]:
         """:func:`~.search.sample_deals` with my settings (and his story, with ``story``)."""
         st = self.settings
+        dead_target = 0.0
+        if st.hand_net:
+            sense, dead_target = self._net_sense(view, sense)
         if not st.story:
+            if st.hand_net and st.hn_dead:
+                return sample_deals(view, sense, self.rng, count, pressure=pressure,
+                                    steps=steps, floor=floor, floor_penalty=st.floor_penalty,
+                                    dead_target=dead_target, dead_weight=st.hn_dead)
             return sample_deals(view, sense, self.rng, count, pressure=pressure, steps=steps,
                                 floor=floor, floor_penalty=st.floor_penalty)
         seen, story = self._story
@@ -289,6 +302,17 @@ class ExpertBot(Bot):
         return story_deals(view, sense, self.rng, count, story, model, pressure=pressure,
                            steps=st.story_steps or steps, floor=floor,
                            floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
+
+    def _net_sense(self, view: HandView, sense: CardSense) -> tuple[CardSense, float]:
+        """``sense`` with the learned model's per-card weights (``hand_net``), and its
+        guess of his deadwood; read once a view."""
+        seen, got = self._hand_net
+        if seen is not view or got is None:
+            from .handnet import net_sense
+
+            got = net_sense(view, sense, odds=self.settings.hand_net == 2)
+            self._hand_net = (view, got)
+        return got
 
     def _story_model(self) -> StoryModel:
         """The model of his choices my settings (and, with ``story_learn``, the match so

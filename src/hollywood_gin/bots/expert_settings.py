@@ -42,7 +42,8 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
     "story_steps": (0, 10_000), "story_flat": (0, 1), "story_pool": (0, 64),
     "story_mix": (0, 1), "story_random": (0, 1), "story_exact": (0, 3), "story_guide": (0, 1),
-    "story_learn": (0, 1),
+    "story_learn": (0, 1), "hand_net": (0, 2), "hn_dead": (0, 10),
+    "hn_danger": (0, 1),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -94,6 +95,12 @@ class ExpertSettings:
     # reveals, story_mix and story_random the prior (story.StoryShares)
     story_flat: int = 0  # 1: leave the per-card weights out (his story reads the same
     # picks and passes; with both they count twice)
+    hand_net: int = 0  # 1: re-deal his hand from the learned model's chances (handnet.py)
+    # instead of the hand-set per-card weights; 2: from their odds (docs/bots.md)
+    hn_dead: float = 0.0  # with hand_net, energy per point of his sampled deadwood away
+    # from the model's guess of it (0: none)
+    hn_danger: int = 0  # 1: the discard heuristic's danger reads the learned model's
+    # chances too, not the hand-set weights
     story_pool: int = 0  # k: resample the deals by it from k times as many drawn without
     # it (importance resampling) instead of a Metropolis energy (0)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this

@@ -73,6 +73,8 @@ def sample_deals(
     floor_penalty: float = _FLOOR_PENALTY,
     flat: bool = False,
     extra_energy: Callable[[int], float] | None = None,
+    dead_target: float = 0.0,
+    dead_weight: float = 0.0,
 ) -> list[Deal]:
     """``count`` determinizations of ``view`` drawn from the opponent model.
 
@@ -82,6 +84,8 @@ def sample_deals(
     ``extra_energy``: a costly further energy of his hand (:mod:`.posterior`'s story),
     read only for the trial hands that pass the cheap part (delayed acceptance,
     Christen and Fox 2005: the same target, most of the reading saved).
+    ``dead_weight``: energy per point of his deadwood away from ``dead_target`` (a guess
+    of it, :mod:`.handnet`'s; 0: none).
     """
     template = Hand.sample_from_view(view, rng)  # the consistent skeleton of every deal
     live = sense.unseen & ~sense.opp_known
@@ -101,9 +105,12 @@ def sample_deals(
         hand = known
         for k in chosen:
             hand |= 1 << live_cards[k]
-        if need and rest and (pressure > 0 or floor >= 0 or extra_energy is not None):
+        if need and rest and (pressure > 0 or floor >= 0 or extra_energy is not None
+                              or dead_weight > 0):
             dead = deadwood_of_mask(hand)
             energy = pressure * dead + floor_penalty * max(0, floor + 1 - dead)
+            if dead_weight:
+                energy += dead_weight * abs(dead - dead_target)
             extra = 0.0 if extra_energy is None else extra_energy(hand)
             for _ in range(steps):
                 a = rng.randrange(need)
@@ -112,6 +119,8 @@ def sample_deals(
                 trial = hand ^ (1 << ca) ^ (1 << cb)
                 tdead = deadwood_of_mask(trial)
                 tenergy = pressure * tdead + floor_penalty * max(0, floor + 1 - tdead)
+                if dead_weight:
+                    tenergy += dead_weight * abs(tdead - dead_target)
                 ratio = weights[rest[b]] / weights[chosen[a]]
                 if not ((tenergy <= energy and ratio >= 1)
                         or rng.random() < ratio * math.exp(energy - tenergy)):
