@@ -373,6 +373,76 @@ def _paired(a: tuple[list[float], ...], b: tuple[list[float], ...]) -> str:
     return "  ".join(parts)
 
 
+def judge(args: argparse.Namespace) -> int:
+    """Where the knock decision goes wrong: on the held-out positions kept whole, the
+    search's values of knocking and of playing on (the heuristic's discard) against the
+    truth (the knock scored on his real hand; playing on as greedy and the opponent
+    continue from the true state, ``--rollouts`` reshuffles of the stock), the network's
+    value of the knock, and what knocking by each rule gains over always playing on."""
+    from decision_eval import play_on  # this folder's own tool: the played-on points
+
+    with open(args.file, "rb") as f:
+        data = pickle.load(f)
+    meta = data["meta"]
+    kept = data["kept"][:: args.every]
+    rules = ("search", "net vs search", "net vs true on", "oracle")
+    out: dict[tuple[str, str], list[list[float]]] = {}
+    t0 = time.perf_counter()
+    for n, item in enumerate(kept):
+        _, _, d, k, draws, bonus = (int(v) for v in meta[item["row"]])
+        opponent = item["opponent"]
+        hand = item["position"]
+        view = hand.view(0)
+        sense = read_view(view)
+        bot = ExpertBot(seed=n, settings=ExpertSettings(learn=0, opp_mix=STYLE[opponent],
+                                                        time_cap_ms=0))
+        allowed = [a.card.index for a in view.legal_actions if isinstance(a, Discard)]
+        plans = plan_discard(view.hand_mask, allowed, sense, sense.opp_probs(), GREEDY)
+        card = item["card"]
+        on_action = Discard(CARDS[plans[0].card])
+        s_knock, s_on = bot._search(view, None, sense, [Knock(CARDS[card]), on_action])
+        net = bot._net_knock_value(view, None, sense, card)
+        true_knock = _points(k, d, bonus)
+        outs = []
+        for r in range(args.rollouts):
+            h = hand.clone()
+            random.Random(n * 1_000_003 + r).shuffle(h.stock)
+            h.apply(on_action, 0)
+            outs.append(play_on(h, [make_bot("greedy", seed=r),
+                                    make_bot(opponent, seed=r + 7)], 0))
+        true_on = sum(outs) / len(outs)
+        gain = true_knock - true_on
+        knocks = (s_knock > s_on, net > s_on, net > true_on, gain > 0)
+        row = [s_knock - true_knock, net - true_knock, s_on - true_on,
+               *(gain if kk else 0.0 for kk in knocks), *(float(kk) for kk in knocks)]
+        for g in (_group(draws), "all"):
+            out.setdefault((opponent, g), []).append(row)
+        if (n + 1) % 100 == 0:
+            print(f"  {n + 1}/{len(kept)} {time.perf_counter() - t0:.0f}s", file=sys.stderr,
+                  flush=True)
+
+    def ci(v: list[float]) -> str:
+        m = sum(v) / len(v)
+        sd = math.sqrt(sum((a - m) ** 2 for a in v) / max(1, len(v) - 1))
+        return f"{m:+6.2f} +- {1.96 * sd / math.sqrt(len(v)):.2f}"
+
+    print(f"{len(kept)} held-out positions, {args.rollouts} rollouts of playing on; "
+          "estimate less truth (points), and the gain over always playing on of knocking "
+          "by each rule (knocks made)")
+    for opponent in data["opponents"]:
+        for g in ("0-4", "5-8", "9+", "all"):
+            rows_ = out.get((opponent, g))
+            if not rows_:
+                continue
+            cols = list(zip(*rows_, strict=True))
+            print(f" vs {opponent:6s} his draws {g:3s} n={len(rows_):4d}  bias: search knock "
+                  f"{ci(list(cols[0]))}  net knock {ci(list(cols[1]))}  search on "
+                  f"{ci(list(cols[2]))}")
+            print("      " + "  ".join(f"{name} {ci(list(cols[3 + j]))} ({int(sum(cols[7 + j]))})"
+                                       for j, name in enumerate(rules)))
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -397,8 +467,12 @@ def main() -> int:
     f.add_argument("--deals", type=int, default=32, help="re-deals per compared position")
     f.add_argument("--every", type=int, default=1, help="compare every Nth kept position")
     f.add_argument("--out", default="", help=f"write the network here (the bot's: {OUT})")
+    j = sub.add_parser("judge")
+    j.add_argument("file")
+    j.add_argument("--every", type=int, default=1, help="only every Nth kept position")
+    j.add_argument("--rollouts", type=int, default=24)
     args = ap.parse_args()
-    return {"build": build, "fit": fit}[args.cmd](args)
+    return {"build": build, "fit": fit, "judge": judge}[args.cmd](args)
 
 
 if __name__ == "__main__":
