@@ -19,7 +19,7 @@ from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.equity import SheetValue
 from hollywood_gin.bots.expert import ExpertBot, ExpertSettings, _greedy_of
-from hollywood_gin.bots.greedy import plan_discard
+from hollywood_gin.bots.greedy import knock_threshold, plan_discard
 from hollywood_gin.cards import CARDS
 from hollywood_gin.hand import Hand, Phase
 from hollywood_gin.melds import deadwood_of_mask
@@ -168,3 +168,35 @@ def test_off_by_default() -> None:
     assert ExpertSettings().knock_net == 0
     bot = make_bot("expert:knock_net=2")
     assert isinstance(bot, ExpertBot) and bot.settings.knock_net == 2
+
+
+def test_knock_net_2_lifts_the_late_veto(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Late, beyond greedy's tightened limit, ``knock_net=1`` still vetoes the knock (it
+    is no candidate of the search) and ``knock_net=2`` searches it, valued by the net."""
+    seen: list[tuple[bool, bool]] = []
+    original = ExpertBot._search
+
+    def spy(self: ExpertBot, view, sheet, sense, candidates, budget=0, chasing=None,  # type: ignore[no-untyped-def]
+            fixed=None):
+        seen.append((any(isinstance(a, Knock) for a in candidates), fixed is not None))
+        return original(self, view, sheet, sense, candidates, budget, chasing, fixed)
+
+    monkeypatch.setattr(ExpertBot, "_search", spy)
+    greedy = _greedy_of(ExpertSettings())
+    late = 0
+    for n, (hand, card) in enumerate(_knock_positions(80, 9_000)):
+        view = hand.view(hand.to_act)
+        sense = read_view(view)
+        dead = deadwood_of_mask(view.hand_mask & ~(1 << card))
+        if sense.opp_draws < 8 or dead <= knock_threshold(sense, view.knock_limit, greedy):
+            continue
+        late += 1
+        for setting in (1, 2):
+            seen.clear()
+            action = make_bot(f"expert:time_cap_ms=0,samples=32,knock_net={setting}",
+                              seed=n).choose(view)
+            if setting == 1:  # vetoed: one discard left, no search at all
+                assert not isinstance(action, Knock) and not any(k for k, _ in seen)
+            else:
+                assert seen == [(True, True)]
+    assert late, "no late knock beyond greedy's limit in these hands"
