@@ -167,7 +167,8 @@ class ExpertBot(Bot):
                                                         searched=False)
                     return Knock(CARDS[best_knock.card])
                 knockable = set()
-            elif (st.late_veto and sense.opp_draws >= st.late_veto and best_knock.deadwood
+            elif (st.late_veto and st.knock_net < 2 and sense.opp_draws >= st.late_veto
+                    and best_knock.deadwood
                     > knock_threshold(sense, view.knock_limit, self.greedy)):
                 # Late in a hand the re-deals give him weaker hands than real ones, and
                 # the search's knocks there lose (see docs/bots.md): play on instead.
@@ -190,7 +191,9 @@ class ExpertBot(Bot):
                                                 mask=mask)
             return candidates[0]
         budget = st.samples if knockable or not st.discard_samples else st.discard_samples
-        values = self._search(view, sheet, sense, candidates, budget, chasing)
+        fixed = (self._net_knock_value(view, sheet, sense, best_knock.card)
+                 if knockable and st.knock_net else None)
+        values = self._search(view, sheet, sense, candidates, budget, chasing, fixed)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
             if not chasing[k]:
@@ -220,6 +223,26 @@ class ExpertBot(Bot):
         features = knock_features(sense, probs, view.hand_mask & ~(1 << card),
                                   self.cautious_share(), hands, view.rules.undercut_bonus)
         return load_model().knocks(features, self.settings.knock_margin)
+
+    def _net_knock_value(self, view: HandView, sheet: ScoreSheet | None, sense: CardSense,
+                         card: int) -> float:
+        """The sheet value of knocking with ``card`` by the learned distribution of his
+        deadwood after lay-offs (knocknet.py) instead of the re-deals, which deal a late
+        opponent too weak a hand: the sum over his deadwood of its chance times the value
+        of the knock win or undercut it gives (R5.5, R5.6)."""
+        from .knocknet import knock_features, knock_points, load_net
+
+        keep = view.hand_mask & ~(1 << card)
+        k = deadwood_of_mask(keep)
+        active, dense = knock_features(sense, keep, card, self.cautious_share())
+        value = SheetValue(sheet, view.player)
+        me = view.player
+        bonus = view.rules.undercut_bonus
+        total = 0.0
+        for p, d in load_net().outcomes(k, active, dense):
+            won, points = knock_points(k, d, bonus)
+            total += p * value.value(me if won else 1 - me, points)
+        return total
 
     def _plans(
         self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]
@@ -366,10 +389,14 @@ class ExpertBot(Bot):
         candidates: list[Action],
         budget: int = 0,
         chasing: list[bool] | None = None,
+        fixed: float | None = None,
     ) -> list[float]:
         """The mean sheet value of each candidate over the same determinizations (at most
         ``budget`` of them, never more than ``samples``); a candidate marked in ``chasing`` is
-        played on for gin only (I knock with nothing less in its playouts)."""
+        played on for gin only (I knock with nothing less in its playouts).  With ``fixed``,
+        the first candidate (the knock) is worth that on every deal, not its result on the
+        deal: the per-deal differences the stopping rule reads are then the others' values
+        less a constant, still paired."""
         st = self.settings
         samples = min(budget, st.samples) if budget else st.samples
         chase = chasing or [False] * len(candidates)
@@ -403,10 +430,13 @@ class ExpertBot(Bot):
                 for deal in deals:
                     first = 0.0
                     for c, action in enumerate(candidates):
-                        winner, points = play_choice(
-                            view, sense, chasers[m] if chase[c] else playout, deal, action
-                        )
-                        v = value.value(winner, points)
+                        if c == 0 and fixed is not None:
+                            v = fixed
+                        else:
+                            winner, points = play_choice(
+                                view, sense, chasers[m] if chase[c] else playout, deal, action
+                            )
+                            v = value.value(winner, points)
                         totals[c] += v
                         if c == 0:
                             first = v

@@ -37,6 +37,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "veto_floor": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
+    "knock_net": (0, 2),
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
     "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
@@ -74,6 +75,8 @@ class ExpertSettings:
     # 2: the search decides, but only knocks the rule would make
     knock_margin: float = 0.0  # the rule knocks when it predicts more than this gain
     knock_deals: int = 16  # opponent hands it re-deals (its features sampled_knock...)
+    knock_net: int = 0  # 1: value the knock in the search by the learned distribution of
+    # his deadwood after lay-offs (knocknet.py), not by the re-deals; 2: and lift late_veto
     value_net: int = 0  # 1: throw, of the heuristic's best discards, the one after which the
     # learned value (valuenet.py) expects the most points (docs/bots.md)
     vn_top: int = 3  # ... among this many of the heuristic's best,
