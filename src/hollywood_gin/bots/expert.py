@@ -70,7 +70,8 @@ class ExpertBot(Bot):
         self._diffs: tuple[list[float], list[float], int] = ([], [], 1)
         self.opponent = OpponentModel(prior=(1.0 - st.opp_mix, st.opp_mix), slip=st.slip)
         self._story: tuple[HandView | None, Story | None] = (None, None)
-        self._hand_net: tuple[HandView | None, tuple[CardSense, float] | None] = (None, None)
+        self._hand_net: tuple[HandView | None, tuple[list[float], float, CardSense] | None] = (
+            None, None)
         share_b = min(st.story_mix, 1.0)
         share_r = min(st.story_random, 1.0 - share_b)
         self.story_shares = StoryShares((1.0 - share_b - share_r, share_b, share_r))
@@ -125,9 +126,7 @@ class ExpertBot(Bot):
         sense = read_view(view)
         probs = sense.opp_probs()
         if self.settings.hn_danger:
-            from .handnet import load_hand_net
-
-            chances, _ = load_hand_net().predict(view, sense)
+            chances = self._net_prediction(view, sense)[0]
             probs = [1.0 if sense.opp_known >> i & 1 else p for i, p in enumerate(chances)]
         if view.phase is Phase.DISCARD:
             return self._discard(view, sheet, sense, probs)
@@ -309,14 +308,12 @@ class ExpertBot(Bot):
         st = self.settings
         dead_target = 0.0
         if st.hand_net:
-            sense, dead_target = self._net_sense(view, sense)
+            _, dead_target, sense = self._net_prediction(view, sense)
         if not st.story:
-            if st.hand_net and st.hn_dead:
-                return sample_deals(view, sense, self.rng, count, pressure=pressure,
-                                    steps=steps, floor=floor, floor_penalty=st.floor_penalty,
-                                    dead_target=dead_target, dead_weight=st.hn_dead)
             return sample_deals(view, sense, self.rng, count, pressure=pressure, steps=steps,
-                                floor=floor, floor_penalty=st.floor_penalty)
+                                floor=floor, floor_penalty=st.floor_penalty,
+                                dead_target=dead_target,
+                                dead_weight=st.hn_dead if st.hand_net else 0.0)
         seen, story = self._story
         if seen is not view or story is None:
             story = read_story(view)
@@ -326,14 +323,17 @@ class ExpertBot(Bot):
                            steps=st.story_steps or steps, floor=floor,
                            floor_penalty=st.floor_penalty, flat=bool(st.story_flat))
 
-    def _net_sense(self, view: HandView, sense: CardSense) -> tuple[CardSense, float]:
-        """``sense`` with the learned model's per-card weights (``hand_net``), and its
-        guess of his deadwood; read once a view."""
+    def _net_prediction(self, view: HandView, sense: CardSense
+                        ) -> tuple[list[float], float, CardSense]:
+        """The learned model's chance of each card being his, its guess of his deadwood,
+        and ``sense`` with those chances as its per-card weights (``hand_net``; by their
+        odds with 2): read once a view, for the re-deals and the danger alike."""
         seen, got = self._hand_net
         if seen is not view or got is None:
-            from .handnet import net_sense
+            from .handnet import load_hand_net, with_chances
 
-            got = net_sense(view, sense, odds=self.settings.hand_net == 2)
+            chances, dead = load_hand_net().predict(view, sense)
+            got = (chances, dead, with_chances(sense, chances, self.settings.hand_net == 2))
             self._hand_net = (view, got)
         return got
 

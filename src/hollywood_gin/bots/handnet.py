@@ -41,6 +41,7 @@ __all__ = [
     "net_from_dict",
     "net_sense",
     "normalise",
+    "with_chances",
 ]
 
 #: The 0/1 card inputs, 52 each, in order.
@@ -211,16 +212,22 @@ def net_from_dict(data: dict[str, Any]) -> HandNet:
     return HandNet(w1, b1, w2, b2, wd, float(data["bd"]), float(data["dead_scale"]))
 
 
-def net_sense(view: HandView, sense: CardSense, odds: bool = False
-              ) -> tuple[CardSense, float]:
-    """``sense`` with its per-card weights replaced by the network's chances (by their odds
-    ``p / (1 - p)`` with ``odds``: the weights under which a swap chain's hands have those
-    chances as marginals), and the network's guess of his deadwood."""
-    probs, dead = load_hand_net().predict(view, sense)
+def with_chances(sense: CardSense, probs: list[float], odds: bool = False) -> CardSense:
+    """``sense`` with its per-card weights replaced by the network's chances ``probs`` (by
+    their odds ``p / (1 - p)`` with ``odds``: the weights under which a swap chain's hands
+    have those chances as marginals)."""
     if odds:
         probs = [p / (1.0 - p) if 0.0 < p < 1.0 else (1e6 if p >= 1.0 else 0.0)
                  for p in probs]
-    return replace(sense, weight=probs), dead
+    return replace(sense, weight=probs)
+
+
+def net_sense(view: HandView, sense: CardSense, odds: bool = False
+              ) -> tuple[CardSense, float]:
+    """:func:`with_chances` of the network's chances in ``view``, and its guess of his
+    deadwood."""
+    probs, dead = load_hand_net().predict(view, sense)
+    return with_chances(sense, probs, odds), dead
 
 
 @cache
