@@ -126,21 +126,22 @@ def test_the_setting_changes_the_deals_and_only_when_on(positions: list[Hand]) -
         bot = make_bot(spec, seed=4)
         assert isinstance(bot, ExpertBot)
         deals[spec] = [d.opp for d in bot._deals(view, sense, 32)]
-    assert deals["expert"] == deals["expert:hand_net=0"]
-    for spec in ("expert:hand_net=1", "expert:hand_net=2", "expert:hand_net=1,hn_dead=0.5"):
+    assert deals["expert"] == deals["expert:hand_net=1"]  # on by default
+    for spec in ("expert:hand_net=0", "expert:hand_net=2", "expert:hand_net=1,hn_dead=0.5"):
         assert deals[spec] != deals["expert"]
-    assert deals["expert:hand_net=1"] != deals["expert:hand_net=1,hn_dead=0.5"]
 
 
-def test_off_by_default_the_network_is_never_read(
+def test_off_the_network_is_never_read(
     positions: list[Hand], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``hand_net=0`` and expert-v1 re-deal by the hand-set weights alone."""
     def boom() -> hn.HandNet:
         raise AssertionError("the hand network was read with hand_net=0")
 
     monkeypatch.setattr(hn, "load_hand_net", boom)
     for n, hand in enumerate(positions[:20]):
-        make_bot("expert:samples=32,time_cap_ms=0", seed=n).choose(hand.view(hand.to_act))
+        for spec in ("expert:samples=32,time_cap_ms=0,hand_net=0", "expert-v1:time_cap_ms=0"):
+            make_bot(spec, seed=n).choose(hand.view(hand.to_act))
 
 
 def test_hn_danger_reads_the_network_for_the_heuristic(

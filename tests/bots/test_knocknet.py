@@ -20,6 +20,7 @@ from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.equity import SheetValue
 from hollywood_gin.bots.expert import ExpertBot, ExpertSettings, _greedy_of
 from hollywood_gin.bots.greedy import knock_threshold, plan_discard
+from hollywood_gin.bots.search import ChoiceSampler, Continuation
 from hollywood_gin.cards import CARDS
 from hollywood_gin.hand import Hand, Phase
 from hollywood_gin.melds import deadwood_of_mask
@@ -146,7 +147,7 @@ def test_the_setting_changes_only_the_knock_value(positions: list[tuple[Hand, in
         view = hand.view(hand.to_act)
         sense = read_view(view)
         candidates = [Knock(CARDS[card]), Discard(CARDS[card])]
-        plain = ExpertBot(seed=n, settings=ExpertSettings(**fixed_budget))
+        plain = ExpertBot(seed=n, settings=ExpertSettings(knock_net=0, **fixed_budget))
         with_net = ExpertBot(seed=n, settings=ExpertSettings(knock_net=1, **fixed_budget))
         value = with_net._net_knock_value(view, None, sense, card)
         a = plain._search(view, None, sense, candidates)
@@ -164,8 +165,13 @@ def test_the_setting_changes_only_the_knock_value(positions: list[tuple[Hand, in
         assert value == pytest.approx(expect)
 
 
-def test_off_by_default() -> None:
-    assert ExpertSettings().knock_net == 0
+def test_on_by_default_and_off_for_expert_v1() -> None:
+    """Both learned models are the expert's default since they won matches against greedy
+    and basic (docs/bots.md); expert-v1 stays the expert of issue 3."""
+    assert (ExpertSettings().knock_net, ExpertSettings().hand_net) == (1, 1)
+    v1 = make_bot("expert-v1")
+    assert isinstance(v1, ExpertBot)
+    assert (v1.settings.knock_net, v1.settings.hand_net) == (0, 0)
     bot = make_bot("expert:knock_net=2")
     assert isinstance(bot, ExpertBot) and bot.settings.knock_net == 2
 
@@ -200,3 +206,57 @@ def test_knock_net_2_lifts_the_late_veto(monkeypatch: pytest.MonkeyPatch) -> Non
             else:
                 assert seen == [(True, True)]
     assert late, "no late knock beyond greedy's limit in these hands"
+
+
+def test_the_expert_reads_the_network_only_from_his_third_draw(
+    positions: list[tuple[Hand, int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``kn_from``: before his third draw the re-deals value the knock (the network saw few
+    knocks that early and underrates his deadwood), from it the network."""
+    seen: list[int] = []
+    real = kn.knock_value
+
+    def spy(view, sense, card, cautious, value):  # type: ignore[no-untyped-def]
+        seen.append(sense.opp_draws)
+        return real(view, sense, card, cautious, value)
+
+    monkeypatch.setattr(kn, "knock_value", spy)
+    draws = set()
+    for n, (hand, _) in enumerate(positions):
+        view = hand.view(hand.to_act)
+        draws.add(read_view(view).opp_draws)
+        make_bot("expert:samples=16,min_samples=0,time_cap_ms=0,late_veto=0",
+                 seed=n).choose(view)
+    assert min(draws) < 3 <= max(draws)  # the positions cover both sides of the gate
+    assert seen and min(seen) >= 3
+    seen.clear()
+    for n, (hand, _) in enumerate(positions):
+        make_bot("expert:samples=16,min_samples=0,time_cap_ms=0,late_veto=0,kn_from=0",
+                 seed=n).choose(hand.view(hand.to_act))
+    assert min(seen) < 3
+
+
+def test_the_review_values_a_knock_by_the_network_the_same_on_every_deal(
+    positions: list[tuple[Hand, int]]
+) -> None:
+    """The review's sampler: a knock short of gin is worth the network's expectation on
+    every deal (from his third draw); with ``knock_net`` off the
+    knock is played out too, deal by deal."""
+    checked = 0
+    for n, (hand, card) in enumerate(positions):
+        view = hand.view(hand.to_act)
+        sense = read_view(view)
+        actions = [Knock(CARDS[card]), Discard(CARDS[card])]
+        on = ChoiceSampler(view, actions, random.Random(n))
+        on.run([0, 1], 24)
+        off = ChoiceSampler(view, actions, random.Random(n),
+                            continuation=Continuation(knock_net=False))
+        off.run([0], 24)
+        if sense.opp_draws < 3:
+            assert on.fixed == {}
+            continue
+        expect = kn.knock_value(view, sense, card, 0.3, SheetValue(None, view.player))
+        assert on.points[0] == pytest.approx([expect] * 24)
+        assert len(set(off.points[0])) > 1  # re-dealt hands give different results
+        checked += 1
+    assert checked >= 5

@@ -77,13 +77,14 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
     st = styled_bot.settings
     assert (st.potential, st.danger, st.veto_slope, st.late_veto) == (0.6, 12.0, 1.3, 6)
     assert styled_bot.greedy.potential == 0.6 and styled_bot.greedy.knock_slope == 1.3
-    # It plays as an expert given those settings outright, decision for decision.
+    # It plays as an expert given those settings outright (and the same hands to learn
+    # from, since its re-deals mix his styles by what it learnt), decision for decision.
     outright = _expert(f"{_BASE},potential=0.6,danger=12,veto_slope=1.3,late_veto=6")
     for n, view in enumerate(views):
-        styled_bot.reset(n)
-        for hand in play_hands("basic", "greedy", 30, seed=5):
-            styled_bot.observe(hand.view(1))
-        outright.reset(n)
+        for bot in (styled_bot, outright):
+            bot.reset(n)
+            for hand in play_hands("basic", "greedy", 30, seed=5):
+                bot.observe(hand.view(1))
         assert styled_bot.choose(view) == outright.choose(view)
     # A new match forgets the opponent: the plain settings again.
     styled_bot.reset(2)

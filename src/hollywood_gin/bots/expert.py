@@ -191,7 +191,7 @@ class ExpertBot(Bot):
             return candidates[0]
         budget = st.samples if knockable or not st.discard_samples else st.discard_samples
         fixed = (self._net_knock_value(view, sheet, sense, best_knock.card)
-                 if knockable and st.knock_net else None)
+                 if knockable and st.knock_net and sense.opp_draws >= st.kn_from else None)
         values = self._search(view, sheet, sense, candidates, budget, chasing, fixed)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
@@ -226,22 +226,11 @@ class ExpertBot(Bot):
     def _net_knock_value(self, view: HandView, sheet: ScoreSheet | None, sense: CardSense,
                          card: int) -> float:
         """The sheet value of knocking with ``card`` by the learned distribution of his
-        deadwood after lay-offs (knocknet.py) instead of the re-deals, which deal a late
-        opponent too weak a hand: the sum over his deadwood of its chance times the value
-        of the knock win or undercut it gives (R5.5, R5.6)."""
-        from .knocknet import knock_features, knock_points, load_net
+        deadwood after lay-offs (:func:`~.knocknet.knock_value`), not the re-deals."""
+        from .knocknet import knock_value
 
-        keep = view.hand_mask & ~(1 << card)
-        k = deadwood_of_mask(keep)
-        active, dense = knock_features(sense, keep, card, self.cautious_share())
-        value = SheetValue(sheet, view.player)
-        me = view.player
-        bonus = view.rules.undercut_bonus
-        total = 0.0
-        for p, d in load_net().outcomes(k, active, dense):
-            won, points = knock_points(k, d, bonus)
-            total += p * value.value(me if won else 1 - me, points)
-        return total
+        return knock_value(view, sense, card, self.cautious_share(),
+                           SheetValue(sheet, view.player))
 
     def _plans(
         self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]

@@ -37,7 +37,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "veto_floor": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
-    "knock_net": (0, 2),
+    "knock_net": (0, 2), "kn_from": (0, 60),
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
     "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
@@ -75,8 +75,12 @@ class ExpertSettings:
     # 2: the search decides, but only knocks the rule would make
     knock_margin: float = 0.0  # the rule knocks when it predicts more than this gain
     knock_deals: int = 16  # opponent hands it re-deals (its features sampled_knock...)
-    knock_net: int = 0  # 1: value the knock in the search by the learned distribution of
-    # his deadwood after lay-offs (knocknet.py), not by the re-deals; 2: and lift late_veto
+    knock_net: int = 1  # 1: value the knock in the search by the learned distribution of
+    # his deadwood after lay-offs (knocknet.py), not by the re-deals; 2: and lift late_veto;
+    # 0: by the re-deals (before the session of 2026-12-03, and expert-v1)
+    kn_from: int = 3  # ... from his this-many-th draw on; before it by the re-deals, which
+    # are unbiased that early, where the network saw few knocks and underrates his
+    # deadwood (by 6 to 14 points at his first turn, 4 to 5 at his second; docs/bots.md)
     value_net: int = 0  # 1: throw, of the heuristic's best discards, the one after which the
     # learned value (valuenet.py) expects the most points (docs/bots.md)
     vn_top: int = 3  # ... among this many of the heuristic's best,
@@ -98,8 +102,9 @@ class ExpertSettings:
     # reveals, story_mix and story_random the prior (story.StoryShares)
     story_flat: int = 0  # 1: leave the per-card weights out (his story reads the same
     # picks and passes; with both they count twice)
-    hand_net: int = 0  # 1: re-deal his hand from the learned model's chances (handnet.py)
-    # instead of the hand-set per-card weights; 2: from their odds (docs/bots.md)
+    hand_net: int = 1  # 1: re-deal his hand from the learned model's chances (handnet.py)
+    # instead of the hand-set per-card weights; 2: from their odds; 0: by the hand-set
+    # weights alone (before the session of 2026-12-03, and expert-v1; docs/bots.md)
     hn_dead: float = 0.0  # with hand_net, energy per point of his sampled deadwood away
     # from the model's guess of it (0: none)
     hn_danger: int = 0  # 1: the discard heuristic's danger reads the learned model's
@@ -199,4 +204,4 @@ def styled(st: ExpertSettings, cautious: float) -> ExpertSettings:
 
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
-V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0)
+V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0, hand_net=0, knock_net=0)

@@ -28,11 +28,13 @@ from importlib import resources
 from typing import Any
 
 from ..cards import indexes_of_mask
+from ..hand import HandView
 from ..melds import arrangement_of_mask, deadwood_of_mask, layoff_cards_of_masks
 from .cardsense import CardSense
+from .equity import SheetValue
 
 __all__ = ["BINS", "CARD_GROUPS", "DENSE", "SPARSE_SIZE", "KnockNet", "bin_of",
-           "knock_features", "knock_points", "load_net", "net_from_dict"]
+           "knock_features", "knock_points", "knock_value", "load_net", "net_from_dict"]
 
 #: The card inputs, 52 each, in order: my melded and unmatched cards after the knock
 #: discard, the cards that could lay off on my melds (his to hold: unseen or known his),
@@ -108,6 +110,26 @@ def knock_points(k: int, d: int, undercut_bonus: int) -> tuple[bool, int]:
     if k < d:
         return True, d - k
     return False, undercut_bonus + k - d
+
+
+def knock_value(view: HandView, sense: CardSense, card: int, cautious: float,
+                value: SheetValue) -> float:
+    """The worth (priced by ``value``) of knocking with ``card`` by the network's
+    distribution of his deadwood after lay-offs instead of re-deals, which deal a late
+    opponent too weak a hand: the sum over his deadwood of its chance times the value of
+    the knock win or undercut it gives (R5.5, R5.6).  ``sense`` is :func:`~.cardsense.
+    read_view`'s (the network was fitted on its hand-set weights); ``cautious`` the
+    share of the cautious knock style in the opponent model."""
+    keep = view.hand_mask & ~(1 << card)
+    k = deadwood_of_mask(keep)
+    active, dense = knock_features(sense, keep, card, cautious)
+    me = view.player
+    bonus = view.rules.undercut_bonus
+    total = 0.0
+    for p, d in load_net().outcomes(k, active, dense):
+        won, points = knock_points(k, d, bonus)
+        total += p * value.value(me if won else 1 - me, points)
+    return total
 
 
 @dataclass(frozen=True, slots=True)

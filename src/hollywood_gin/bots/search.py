@@ -317,6 +317,10 @@ class Continuation:
     pressure_slope: float = 0.035
     mcmc_steps: int = 16
     no_knock_evidence: bool = True
+    hand_net: bool = True  # re-deal his hand from the learned model's chances (handnet.py)
+    knock_net: bool = True  # value a knock (not gin) by the learned distribution of his
+    # deadwood after lay-offs (knocknet.py), the same on every deal, not by the re-deals,
+    kn_from: int = 3  # from his this-many-th draw on (the expert's kn_from)
 
     @property
     def my_style(self) -> KnockStyle:
@@ -478,6 +482,13 @@ class ChoiceSampler:
         self.cont = continuation
         self.sense = read_view(view)
         c = continuation
+        if c.hand_net:
+            from .handnet import net_sense
+
+            self.deal_sense = net_sense(view, self.sense)[0]
+        else:
+            self.deal_sense = self.sense
+        self.fixed: dict[int, tuple[float, float]] = {}  # knock choices valued by knock_net
         self.models = [
             continuation_playout(view, self.sense, c.my_style, theirs,
                                  evidence=c.no_knock_evidence)
@@ -506,11 +517,30 @@ class ChoiceSampler:
             count = wanted.count(m)
             if count:
                 floor = self.models[m][1]
-                drawn[m] = sample_deals(self.view, self.sense, self.rng, count,
+                drawn[m] = sample_deals(self.view, self.deal_sense, self.rng, count,
                                         pressure=self.pressure, steps=self.cont.mcmc_steps,
                                         floor=floor)
         for m in wanted:
             self.deals.append((m, drawn[m].pop(0)))
+
+    def _knock_value(self, c: int) -> tuple[float, float] | None:
+        """Choice ``c``'s points and sheet value by the knock network if it is a knock
+        short of gin and the continuation asks for it (the same on every deal), else None."""
+        action = self.actions[c]
+        if (not self.cont.knock_net or not isinstance(action, Knock) or action.card is None
+                or self.sense.opp_draws < self.cont.kn_from):
+            return None  # (a knock with no discard is a big gin, R5.7 option: played out)
+        card = action.card.index
+        if deadwood_of_mask(self.view.hand_mask & ~(1 << card)) == 0:
+            return None  # gin: the playout is exact
+        if c not in self.fixed:
+            from .knocknet import knock_value
+
+            mix = self.cont.opp_mix
+            me = self.view.player
+            self.fixed[c] = (knock_value(self.view, self.sense, card, mix, SheetValue(None, me)),
+                             knock_value(self.view, self.sense, card, mix, self.value))
+        return self.fixed[c]
 
     def run(self, choices: list[int], upto: int) -> None:
         """Evaluate each choice (an index into ``actions``) on every deal below ``upto``."""
@@ -520,6 +550,12 @@ class ChoiceSampler:
             action = self.actions[c]
             points = self.points[c]
             equity = self.equity[c]
+            fixed = self._knock_value(c)
+            if fixed is not None:
+                points.extend([fixed[0]] * (upto - len(points)))
+                if self.priced:
+                    equity.extend([fixed[1]] * (upto - len(equity)))
+                continue
             for i in range(len(points), upto):
                 m, deal = self.deals[i]
                 winner, won = play_choice(self.view, self.sense, self.models[m][0], deal, action)

@@ -5,9 +5,13 @@ drawn from what the player could know, and compared deal by deal.
 choice, the view he had then (:meth:`Hand.view`: his cards, the public pile and log,
 never the opponent's cards) is re-dealt many times: the cards he could not see are
 shared out between the opponent's hand and the stock by the expert's opponent model
-(:func:`~hollywood_gin.bots.search.sample_deals`: weighted by the opponent's picks,
-passes and throws, and as melded as a real hand is by then).  On each deal every
-choice is played, then the hand is played to its end by the **continuation policy**.
+(:func:`~hollywood_gin.bots.search.sample_deals`: each card weighted by the learned
+model's chance that he holds it, read from his picks, passes and throws (``handnet``),
+and as melded as a real hand is by then).  On each deal every choice is played, then
+the hand is played to its end by the **continuation policy**.  A knock short of gin is
+valued, the same on every deal, by the learned distribution of his deadwood after
+lay-offs (``knocknet``): re-deals give a late opponent too weak a hand, so on them every
+knock looked safer than it is, and a player who rightly played on was charged for it.
 
 **The continuation policy** is the expert's playout (:class:`~hollywood_gin.bots.search.
 Playout`) for both seats: take a pile card only if it melds and lowers the deadwood,
@@ -20,8 +24,9 @@ not a perfect player: it never throws a safe card to starve the opponent, never 
 a meld to go for gin, and it rates a choice by where it leaves the hand under *that*
 continuation.  A choice that only pays off with clever play later is under-rated, and
 the loss is "points lost against the best choice, both then played sensibly", not
-against perfect play.  The expert, which searches with this very policy, therefore
-agrees with the review more than any player could against a perfect judge.
+against perfect play.  The expert, which searches with this very policy and these
+models, therefore agrees with the review more than any player could against a perfect
+judge.
 
 **Paired comparison.**  All choices are played on the same deals, so the loss of the
 choice made against the best one is measured per deal (the luck of the deal cancels)
