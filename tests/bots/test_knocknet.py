@@ -111,6 +111,21 @@ def test_the_stored_reference() -> None:
         assert got == pytest.approx(check["probs"], abs=1e-9)
 
 
+def test_the_network_records_its_build() -> None:
+    """The JSON names the builds it was fitted on (seed, hands, opponents, any of which
+    ``make_bot`` can play again) and the fit's settings, so that it can be rebuilt."""
+    data = json.loads(resources.files("hollywood_gin.bots").joinpath("knock_net.json")
+                      .read_text("utf-8"))
+    builds = data["build"] if isinstance(data["build"], list) else [data["build"]]
+    assert builds
+    for build in builds:
+        assert isinstance(build["seed"], int) and build["hands"] > 0
+        assert build["opponents"]
+        for spec in build["opponents"]:
+            make_bot(spec, seed=1)
+    assert data["fit"]["train_rows"] > data["fit"]["test_rows"] > 0
+
+
 def test_the_features_read_only_the_view(positions: list[tuple[Hand, int]]) -> None:
     """Another hand with the same view (his cards and the stock re-dealt) gives the same
     inputs and the same distribution."""
