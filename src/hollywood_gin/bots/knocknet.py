@@ -34,7 +34,8 @@ from .cardsense import CardSense
 from .equity import SheetValue
 
 __all__ = ["BINS", "CARD_GROUPS", "DENSE", "SPARSE_SIZE", "KnockNet", "bin_of",
-           "knock_features", "knock_points", "knock_value", "load_net", "net_from_dict"]
+           "knock_features", "knock_outcomes", "knock_points", "knock_value", "load_net",
+           "net_from_dict", "priced"]
 
 #: The card inputs, 52 each, in order: my melded and unmatched cards after the knock
 #: discard, the cards that could lay off on my melds (his to hold: unseen or known his),
@@ -112,24 +113,35 @@ def knock_points(k: int, d: int, undercut_bonus: int) -> tuple[bool, int]:
     return False, undercut_bonus + k - d
 
 
-def knock_value(view: HandView, sense: CardSense, card: int, cautious: float,
-                value: SheetValue) -> float:
-    """The worth (priced by ``value``) of knocking with ``card`` by the network's
+def knock_outcomes(view: HandView, sense: CardSense, card: int, cautious: float
+                   ) -> list[tuple[float, int, int]]:
+    """(probability, winner, points) of knocking with ``card``, by the network's
     distribution of his deadwood after lay-offs instead of re-deals, which deal a late
-    opponent too weak a hand: the sum over his deadwood of its chance times the value of
-    the knock win or undercut it gives (R5.5, R5.6).  ``sense`` is :func:`~.cardsense.
-    read_view`'s (the network was fitted on its hand-set weights); ``cautious`` the
-    share of the cautious knock style in the opponent model."""
+    opponent too weak a hand: a knock win or an undercut for each deadwood (R5.5, R5.6).
+    ``sense`` is :func:`~.cardsense.read_view`'s (the network was fitted on its hand-set
+    weights); ``cautious`` the share of the cautious knock style in the opponent model."""
     keep = view.hand_mask & ~(1 << card)
     k = deadwood_of_mask(keep)
     active, dense = knock_features(sense, keep, card, cautious)
     me = view.player
     bonus = view.rules.undercut_bonus
-    total = 0.0
+    out = []
     for p, d in load_net().outcomes(k, active, dense):
         won, points = knock_points(k, d, bonus)
-        total += p * value.value(me if won else 1 - me, points)
-    return total
+        out.append((p, me if won else 1 - me, points))
+    return out
+
+
+def priced(outcomes: list[tuple[float, int, int]], value: SheetValue) -> float:
+    """The expected worth of :func:`knock_outcomes` priced by ``value``."""
+    return sum(p * value.value(winner, points) for p, winner, points in outcomes)
+
+
+def knock_value(view: HandView, sense: CardSense, card: int, cautious: float,
+                value: SheetValue) -> float:
+    """The worth (priced by ``value``) of knocking with ``card``: :func:`priced`
+    :func:`knock_outcomes`."""
+    return priced(knock_outcomes(view, sense, card, cautious), value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -482,12 +482,7 @@ class ChoiceSampler:
         self.cont = continuation
         self.sense = read_view(view)
         c = continuation
-        if c.hand_net:
-            from .handnet import net_sense
-
-            self.deal_sense = net_sense(view, self.sense)[0]
-        else:
-            self.deal_sense = self.sense
+        self.deal_sense: CardSense | None = None  # what the deals are drawn by (when needed)
         self.fixed: dict[int, tuple[float, float]] = {}  # knock choices valued by knock_net
         self.models = [
             continuation_playout(view, self.sense, c.my_style, theirs,
@@ -512,6 +507,12 @@ class ChoiceSampler:
         if upto <= start:
             return
         wanted = [self.model_of(i) for i in range(start, upto)]
+        if self.deal_sense is None:
+            self.deal_sense = self.sense
+            if self.cont.hand_net:
+                from .handnet import net_sense
+
+                self.deal_sense = net_sense(self.view, self.sense)[0]
         drawn: dict[int, list[Deal]] = {}
         for m in (0, 1):
             count = wanted.count(m)
@@ -534,12 +535,11 @@ class ChoiceSampler:
         if deadwood_of_mask(self.view.hand_mask & ~(1 << card)) == 0:
             return None  # gin: the playout is exact
         if c not in self.fixed:
-            from .knocknet import knock_value
+            from .knocknet import knock_outcomes, priced
 
-            mix = self.cont.opp_mix
-            me = self.view.player
-            self.fixed[c] = (knock_value(self.view, self.sense, card, mix, SheetValue(None, me)),
-                             knock_value(self.view, self.sense, card, mix, self.value))
+            outcomes = knock_outcomes(self.view, self.sense, card, self.cont.opp_mix)
+            self.fixed[c] = (priced(outcomes, SheetValue(None, self.view.player)),
+                             priced(outcomes, self.value))
         return self.fixed[c]
 
     def run(self, choices: list[int], upto: int) -> None:
