@@ -18,17 +18,16 @@ the sum of a few weight rows.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..actions import Discard, Knock
 from ..cards import indexes_of_mask
 from ..hand import HandView, Phase
 from .cardsense import CardSense
+from .shipped import check, matrix, read_shipped, same_inputs, vector
 
 __all__ = [
     "BIT_PLANES",
@@ -44,6 +43,8 @@ __all__ = [
     "with_chances",
 ]
 
+#: The shipped network's file, beside this module.
+FILE = "hand_net.json"
 #: The 0/1 card inputs, 52 each, in order.
 BIT_PLANES: tuple[str, ...] = (
     "mine",  # my cards
@@ -196,19 +197,13 @@ class HandNet:
 
 def net_from_dict(data: dict[str, Any]) -> HandNet:
     """A :class:`HandNet` from its JSON form, checked against the inputs of this code."""
-    names = (tuple(data["bit_planes"]), tuple(data["float_planes"]), tuple(data["scalars"]))
-    if names != (BIT_PLANES, FLOAT_PLANES, SCALARS):
-        raise ValueError(f"hand_net.json has inputs {names}, the code "
-                         f"{(BIT_PLANES, FLOAT_PLANES, SCALARS)}")
-    w1 = tuple(tuple(float(w) for w in row) for row in data["w1"])
-    b1 = tuple(float(w) for w in data["b1"])
-    w2 = tuple(tuple(float(w) for w in row) for row in data["w2"])
-    b2 = tuple(float(w) for w in data["b2"])
-    wd = tuple(float(w) for w in data["wd"])
+    same_inputs(FILE, (tuple(data["bit_planes"]), tuple(data["float_planes"]),
+                       tuple(data["scalars"])), (BIT_PLANES, FLOAT_PLANES, SCALARS))
+    w1, w2 = matrix(data, "w1"), matrix(data, "w2")
+    b1, b2, wd = vector(data, "b1"), vector(data, "b2"), vector(data, "wd")
     width = len(b1)
-    if (len(w1) != INPUTS or any(len(r) != width for r in w1) or len(w2) != width
-            or any(len(r) != 52 for r in w2) or len(b2) != 52 or len(wd) != width):
-        raise ValueError("hand_net.json: weight shapes do not match its inputs")
+    check(FILE, len(w1) == INPUTS and all(len(r) == width for r in w1) and len(w2) == width
+          and all(len(r) == 52 for r in w2) and len(b2) == 52 and len(wd) == width)
     return HandNet(w1, b1, w2, b2, wd, float(data["bd"]), float(data["dead_scale"]))
 
 
@@ -233,5 +228,4 @@ def net_sense(view: HandView, sense: CardSense, odds: bool = False
 @cache
 def load_hand_net() -> HandNet:
     """The shipped network (``hand_net.json``)."""
-    text = resources.files(__package__).joinpath("hand_net.json").read_text("utf-8")
-    return net_from_dict(json.loads(text))
+    return net_from_dict(read_shipped(FILE))

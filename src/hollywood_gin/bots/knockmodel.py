@@ -16,10 +16,8 @@ training script with the seed it was run with.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from ..cards import indexes_of_mask
 from ..melds import (
@@ -29,6 +27,7 @@ from ..melds import (
     least_deadwood_discard_of_mask,
 )
 from .cardsense import POINTS, RELATED, CardSense
+from .shipped import read_shipped, same_inputs, vector
 
 __all__ = ["FEATURES", "KnockModel", "knock_features", "load_model"]
 
@@ -136,9 +135,6 @@ class KnockModel:
 @cache
 def load_model() -> KnockModel:
     """The shipped model (``knock_model.json``), checked against :data:`FEATURES`."""
-    text = resources.files(__package__).joinpath("knock_model.json").read_text("utf-8")
-    data = json.loads(text)
-    names = tuple(data["features"])
-    if names != FEATURES:
-        raise ValueError(f"knock_model.json has features {names}, the code {FEATURES}")
-    return KnockModel(tuple(float(c) for c in data["coef"]), float(data.get("threshold", 0.0)))
+    data = read_shipped("knock_model.json")
+    same_inputs("knock_model.json", tuple(data["features"]), FEATURES)
+    return KnockModel(vector(data, "coef"), float(data.get("threshold", 0.0)))

@@ -20,11 +20,9 @@ card inputs are sparse, so the first layer is the sum of a few weight rows.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..cards import indexes_of_mask
@@ -32,11 +30,14 @@ from ..hand import HandView
 from ..melds import arrangement_of_mask, deadwood_of_mask, layoff_cards_of_masks
 from .cardsense import CardSense
 from .equity import SheetValue
+from .shipped import check, matrix, read_shipped, same_inputs, vector
 
 __all__ = ["BINS", "CARD_GROUPS", "DENSE", "SPARSE_SIZE", "KnockNet", "bin_of",
            "knock_features", "knock_outcomes", "knock_points", "knock_value", "load_net",
            "net_from_dict", "priced"]
 
+#: The shipped network's file, beside this module.
+FILE = "knock_net.json"
 #: The card inputs, 52 each, in order: my melded and unmatched cards after the knock
 #: discard, the cards that could lay off on my melds (his to hold: unseen or known his),
 #: the cards he took and still holds, refused, threw, the pile, and my knock discard.
@@ -183,28 +184,20 @@ class KnockNet:
 
 def net_from_dict(data: dict[str, Any]) -> KnockNet:
     """A :class:`KnockNet` from its JSON form, checked against the inputs of this code."""
-    groups = tuple(data["card_groups"])
-    dense_names = tuple(data["dense_features"])
-    if groups != CARD_GROUPS or dense_names != DENSE or tuple(data["bins"]) != BINS:
-        raise ValueError(f"knock_net.json has inputs {groups} {dense_names}, "
-                         f"the code {CARD_GROUPS} {DENSE}")
-    sparse = tuple(tuple(float(w) for w in row) for row in data["sparse"])
-    dense = tuple(tuple(float(w) for w in row) for row in data["dense"])
-    bias = tuple(float(w) for w in data["bias"])
-    out = tuple(tuple(float(w) for w in row) for row in data["out"])
-    out_bias = tuple(float(w) for w in data["out_bias"])
-    centers = tuple(float(c) for c in data["centers"])
+    same_inputs(FILE, (tuple(data["card_groups"]), tuple(data["dense_features"]),
+                       tuple(data["bins"])), (CARD_GROUPS, DENSE, BINS))
+    sparse, dense, out = matrix(data, "sparse"), matrix(data, "dense"), matrix(data, "out")
+    bias, out_bias = vector(data, "bias"), vector(data, "out_bias")
+    centers = vector(data, "centers")
     width = len(bias)
-    if (len(sparse) != SPARSE_SIZE or len(dense) != DENSE_SIZE or len(out) != width
-            or any(len(r) != width for r in sparse + dense)
-            or any(len(r) != len(BINS) for r in out)
-            or len(out_bias) != len(BINS) or len(centers) != len(BINS)):
-        raise ValueError("knock_net.json: weight shapes do not match its inputs")
+    check(FILE, len(sparse) == SPARSE_SIZE and len(dense) == DENSE_SIZE and len(out) == width
+          and all(len(r) == width for r in sparse + dense)
+          and all(len(r) == len(BINS) for r in out)
+          and len(out_bias) == len(BINS) and len(centers) == len(BINS))
     return KnockNet(sparse, dense, bias, out, out_bias, centers)
 
 
 @cache
 def load_net() -> KnockNet:
     """The shipped network (``knock_net.json``)."""
-    text = resources.files(__package__).joinpath("knock_net.json").read_text("utf-8")
-    return net_from_dict(json.loads(text))
+    return net_from_dict(read_shipped(FILE))

@@ -18,19 +18,20 @@ hand), so the first layer is the sum of a few weight rows.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from ..cards import indexes_of_mask
 from ..melds import deadwood_of_mask, meld_gains_of_mask
 from .cardsense import POINTS, CardSense, danger
+from .shipped import check, matrix, read_shipped, same_inputs, vector
 
 __all__ = ["CARD_GROUPS", "DENSE", "SPARSE_SIZE", "ValueNet", "load_net", "net_from_dict",
            "value_features"]
 
+#: The shipped network's file, beside this module.
+FILE = "value_net.json"
 #: The card inputs, 52 each, in order: my ten cards after the discard, the cards he
 #: took from the pile and still holds, the pile under my discard (out of play), my
 #: discard (his to take), and the cards he threw or passed (what he does not collect).
@@ -111,24 +112,17 @@ class ValueNet:
 
 def net_from_dict(data: dict[str, Any]) -> ValueNet:
     """A :class:`ValueNet` from its JSON form, checked against the inputs of this code."""
-    groups = tuple(data["card_groups"])
-    dense_names = tuple(data["dense_features"])
-    if groups != CARD_GROUPS or dense_names != DENSE:
-        raise ValueError(f"value_net.json has inputs {groups} {dense_names}, "
-                         f"the code {CARD_GROUPS} {DENSE}")
-    sparse = tuple(tuple(float(w) for w in row) for row in data["sparse"])
-    dense = tuple(tuple(float(w) for w in row) for row in data["dense"])
-    bias = tuple(float(w) for w in data["bias"])
-    out = tuple(float(w) for w in data["out"])
+    same_inputs(FILE, (tuple(data["card_groups"]), tuple(data["dense_features"])),
+                (CARD_GROUPS, DENSE))
+    sparse, dense = matrix(data, "sparse"), matrix(data, "dense")
+    bias, out = vector(data, "bias"), vector(data, "out")
     width = len(bias)
-    if (len(sparse) != SPARSE_SIZE or len(dense) != len(DENSE) or len(out) != width
-            or any(len(r) != width for r in sparse + dense)):
-        raise ValueError("value_net.json: weight shapes do not match its inputs")
+    check(FILE, len(sparse) == SPARSE_SIZE and len(dense) == len(DENSE) and len(out) == width
+          and all(len(r) == width for r in sparse + dense))
     return ValueNet(sparse, dense, bias, out, float(data["out_bias"]), float(data["scale"]))
 
 
 @cache
 def load_net() -> ValueNet:
     """The shipped network (``value_net.json``)."""
-    text = resources.files(__package__).joinpath("value_net.json").read_text("utf-8")
-    return net_from_dict(json.loads(text))
+    return net_from_dict(read_shipped(FILE))
