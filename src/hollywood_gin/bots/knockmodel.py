@@ -31,6 +31,9 @@ from .shipped import read_shipped, same_inputs, vector
 
 __all__ = ["FEATURES", "KnockModel", "knock_features", "load_model"]
 
+#: The shipped model's file, beside this module.
+FILE = "knock_model.json"
+
 #: The names of the features, in the order of :func:`knock_features`.
 FEATURES: tuple[str, ...] = (
     "bias",
@@ -135,6 +138,6 @@ class KnockModel:
 @cache
 def load_model() -> KnockModel:
     """The shipped model (``knock_model.json``), checked against :data:`FEATURES`."""
-    data = read_shipped("knock_model.json")
-    same_inputs("knock_model.json", tuple(data["features"]), FEATURES)
+    data = read_shipped(FILE)
+    same_inputs(FILE, tuple(data["features"]), FEATURES)
     return KnockModel(vector(data, "coef"), float(data.get("threshold", 0.0)))
