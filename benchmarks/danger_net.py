@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np
-from hand_net import NB, inputs, normalised, unpack
+from hand_net import NB, Adam, inputs, normalised, unpack
 from hand_net import forward as hand_forward
 
 from hollywood_gin.bots.handnet import BIT_PLANES, INPUTS, SCALARS
@@ -116,10 +116,7 @@ def fit(args: argparse.Namespace) -> int:
          "b1": np.full(width, 0.05, dtype=np.float32),
          "w2": rng.normal(0, 0.1 / np.sqrt(width), (width, 52)).astype(np.float32),
          "b2": np.zeros(52, dtype=np.float32)}
-    m = {k: np.zeros_like(v) for k, v in p.items()}
-    v2 = {k: np.zeros_like(v) for k, v in p.items()}
-    t = 0
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
+    adam = Adam(p)
 
     def forward(idx: Any) -> tuple[Any, Any]:
         h = np.maximum(x[idx] @ p["w1"] + p["b1"], 0.0)
@@ -147,12 +144,7 @@ def fit(args: argparse.Namespace) -> int:
             gh = (gz @ p["w2"].T) * (h > 0)
             g["w1"] = x[bi].T @ gh + args.l2 * p["w1"]
             g["b1"] = gh.sum(0)
-            t += 1
-            for k in p:
-                m[k] = beta1 * m[k] + (1 - beta1) * g[k]
-                v2[k] = beta2 * v2[k] + (1 - beta2) * g[k] ** 2
-                p[k] = (p[k] - lr * (m[k] / (1 - beta1 ** t))
-                        / (np.sqrt(v2[k] / (1 - beta2 ** t)) + eps)).astype(np.float32)
+            adam.step(p, g, lr)
         ll, brier = held_out()
         print(f"epoch {epoch + 1}: held-out log loss {ll:.4f} Brier {brier:.4f}"
               f" ({time.perf_counter() - t0:.0f} s)", flush=True)

@@ -154,6 +154,26 @@ def normalised(logits: Any, live: Any, count: Any) -> Any:
     return 1.0 / (1.0 + np.exp(-np.clip(logits + c[:, None], -30, 30))) * live
 
 
+class Adam:
+    """Adam's steps (Kingma and Ba) on a dict of float32 NumPy weights, in place."""
+
+    def __init__(self, p: dict[str, Any]) -> None:
+        self.m = {k: np.zeros_like(v) for k, v in p.items()}
+        self.v = {k: np.zeros_like(v) for k, v in p.items()}
+        self.t = 0
+
+    def step(self, p: dict[str, Any], g: dict[str, Any], lr: float,
+             beta1: float = 0.9, beta2: float = 0.999, eps: float = 1e-8) -> None:
+        self.t += 1
+        m, v, t = self.m, self.v, self.t
+        for k in p:
+            m[k] = beta1 * m[k] + (1 - beta1) * g[k]
+            v[k] = beta2 * v[k] + (1 - beta2) * g[k] ** 2
+            mh = m[k] / (1 - beta1 ** t)
+            vh = v[k] / (1 - beta2 ** t)
+            p[k] = (p[k] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+
+
 def fit(args: argparse.Namespace) -> int:
     parts = [dict(np.load(f)) for f in args.files]
     metas = [json.loads(str(d.pop("meta"))) for d in parts]
@@ -175,10 +195,7 @@ def fit(args: argparse.Namespace) -> int:
          "b2": np.zeros(52, dtype=np.float32),
          "wd": rng.normal(0, 0.1 / np.sqrt(width), width).astype(np.float32),
          "bd": np.float32(dead[tr].mean() / dscale)}
-    m = {k: np.zeros_like(v) for k, v in p.items()}
-    v2 = {k: np.zeros_like(v) for k, v in p.items()}
-    t = 0
-    b1_, b2_, eps = 0.9, 0.999, 1e-8
+    adam = Adam(p)
     best: tuple[float, dict[str, Any]] = (1e9, {})
 
     def evaluate(idx: Any) -> tuple[float, float, float]:
@@ -204,13 +221,7 @@ def fit(args: argparse.Namespace) -> int:
             gh = (gz @ p["w2"].T + np.outer(gd, p["wd"])) * (h > 0)
             g["w1"] = xb.T @ gh + args.l2 * p["w1"]
             g["b1"] = gh.sum(0)
-            t += 1
-            for k in p:
-                m[k] = b1_ * m[k] + (1 - b1_) * g[k]
-                v2[k] = b2_ * v2[k] + (1 - b2_) * g[k] ** 2
-                mh = m[k] / (1 - b1_ ** t)
-                vh = v2[k] / (1 - b2_ ** t)
-                p[k] = (p[k] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+            adam.step(p, g, lr)
         raw, norm, mse = evaluate(te)
         print(f"epoch {epoch + 1}: held-out card log loss raw {raw:.4f} normalised {norm:.4f}"
               f"  deadwood mse {mse:.2f}  ({time.perf_counter() - t0:.0f} s)", flush=True)
