@@ -56,8 +56,13 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="eaai")
     ap.add_argument("--matches", action="store_true", help="whole matches, not single hands")
+    ap.add_argument("--engine", choices=("ours", "openspiel"), default="ours",
+                    help="openspiel: single hands in OpenSpiel's gin_rummy (its rules), "
+                         "e.g. against openspiel-simple")
     ap.add_argument("--json", default="")
     args = ap.parse_args()
+    if args.engine == "openspiel" and args.matches:
+        ap.error("--engine openspiel plays single hands (OpenSpiel's gin_rummy has no match)")
     rules = Rules.preset(args.rules)
     mode = "matches" if args.matches else "hands"
     per: dict[str, list[float]] = {v: [] for v in args.variants}
@@ -65,7 +70,7 @@ def main() -> int:
     secs: dict[str, float] = dict.fromkeys(args.variants, 0.0)
     for pair in range(args.pairs):
         for v in args.variants:
-            tasks = tuple(_Task((v, args.opponent), rules, mode, "ours", args.seed, pair, sw)
+            tasks = tuple(_Task((v, args.opponent), rules, mode, args.engine, args.seed, pair, sw)
                           for sw in (False, True))
             t0 = time.perf_counter()
             r1, r2 = _play_pair((tasks[0], tasks[1]))
