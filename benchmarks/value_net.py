@@ -39,8 +39,10 @@ import time
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np
+from hand_net import Adam
 
 from hollywood_gin.actions import Discard
 from hollywood_gin.bots import make_bot
@@ -160,10 +162,7 @@ def _forward(p: dict[str, Any], idx: Any, dense: Any) -> tuple[Any, Any]:
 def _train(p: dict[str, Any], idx: Any, dense: Any, yt: Any, tr: Any, te: Any,
            args: argparse.Namespace, rng: Any, epochs: int) -> tuple[float, dict[str, Any]]:
     """Adam on the mean squared error; the weights of the best held-out epoch."""
-    m = {k: np.zeros_like(v) for k, v in p.items()}
-    v2 = {k: np.zeros_like(v) for k, v in p.items()}
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    t = 0
+    adam = Adam(p)
     t0 = time.perf_counter()
     best = (float("inf"), {k: v.copy() for k, v in p.items()})
     for epoch in range(epochs):
@@ -182,13 +181,7 @@ def _train(p: dict[str, Any], idx: Any, dense: Any, yt: Any, tr: Any, te: Any,
             np.add.at(gs, ib.ravel(), np.repeat(gh, ib.shape[1], axis=0))
             gs[PAD] = 0.0
             grads["S"] = gs + args.l2 * p["S"]
-            t += 1
-            for k in p:
-                m[k] = b1 * m[k] + (1 - b1) * grads[k]
-                v2[k] = b2 * v2[k] + (1 - b2) * grads[k] ** 2
-                mh = m[k] / (1 - b1 ** t)
-                vh = v2[k] / (1 - b2 ** t)
-                p[k] = (p[k] - lr * mh / (np.sqrt(vh) + eps)).astype(np.float32)
+            adam.step(p, grads, lr)
         out, _ = _forward(p, idx[te], dense[te])
         mse = float(np.mean((out - yt[te]) ** 2))
         print(f"  epoch {epoch + 1}: held-out mse {mse:.4f}  lr {lr:.4g}  "
