@@ -24,7 +24,6 @@ heuristic on the hand network's chances, and the network.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -34,10 +33,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np
-from hand_net import NB, Adam, inputs, normalised, unpack
+from hand_net import NB, Adam, first_weights, held_out_split, inputs, normalised, read_data, unpack
 from hand_net import forward as hand_forward
 
-from hollywood_gin.bots.handnet import BIT_PLANES, INPUTS, SCALARS
+from hollywood_gin.bots.handnet import BIT_PLANES, SCALARS
 from hollywood_gin.bots.shipped import read_shipped
 
 _MINE = BIT_PLANES.index("mine")
@@ -84,12 +83,9 @@ def scores(prob: Any, y: Any, mask: Any) -> tuple[float, float]:
 
 
 def fit(args: argparse.Namespace) -> int:
-    parts = [dict(np.load(f)) for f in args.files]
-    metas = [json.loads(str(d.pop("meta"))) for d in parts]
-    d = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    d, metas = read_data(args.files)
     keep = d["scalars"][:, SCALARS.index("discard_phase")] == 1
     d = {k: v[keep] for k, v in d.items()}
-    # hands numbered on across the files: held out by the same blocks in each
     x = inputs(d)
     y = melds_with(unpack(d["label"]))
     mine = x[:, 52 * _MINE: 52 * _MINE + 52]
@@ -108,14 +104,9 @@ def fit(args: argparse.Namespace) -> int:
     base_hs = heuristic_danger(hand_set).astype(np.float32)
     base = heuristic_danger(net_probs).astype(np.float32)
     off = logit(base).astype(np.float32)
-    test = (d["hand"] // 5) % 5 == 2
-    tr, te = np.flatnonzero(~test), np.flatnonzero(test)
+    tr, te = held_out_split(d)
     rng = np.random.default_rng(args.seed)
-    width = args.hidden
-    p = {"w1": rng.normal(0, 1.0 / np.sqrt(INPUTS / 8), (INPUTS, width)).astype(np.float32),
-         "b1": np.full(width, 0.05, dtype=np.float32),
-         "w2": rng.normal(0, 0.1 / np.sqrt(width), (width, 52)).astype(np.float32),
-         "b2": np.zeros(52, dtype=np.float32)}
+    p = first_weights(rng, args.hidden)
     adam = Adam(p)
 
     def forward(idx: Any) -> tuple[Any, Any]:

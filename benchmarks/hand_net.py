@@ -154,6 +154,28 @@ def normalised(logits: Any, live: Any, count: Any) -> Any:
     return 1.0 / (1.0 + np.exp(-np.clip(logits + c[:, None], -30, 30))) * live
 
 
+def read_data(files: list[str]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The arrays of ``build``'s files, one after the other, and each file's meta."""
+    parts = [dict(np.load(f)) for f in files]
+    metas = [json.loads(str(d.pop("meta"))) for d in parts]
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}, metas
+
+
+def held_out_split(d: dict[str, Any]) -> tuple[Any, Any]:
+    """(rows to fit, rows held out): every fifth block of five deals is held out, so that
+    each opponent of the rotation is in it."""
+    test = (d["hand"] // 5) % 5 == 2
+    return np.flatnonzero(~test), np.flatnonzero(test)
+
+
+def first_weights(rng: Any, width: int) -> dict[str, Any]:
+    """A seeded start of one hidden layer over :data:`INPUTS` and 52 card outputs."""
+    return {"w1": rng.normal(0, 1.0 / np.sqrt(INPUTS / 8), (INPUTS, width)).astype(np.float32),
+            "b1": np.full(width, 0.05, dtype=np.float32),
+            "w2": rng.normal(0, 0.1 / np.sqrt(width), (width, 52)).astype(np.float32),
+            "b2": np.zeros(52, dtype=np.float32)}
+
+
 class Adam:
     """Adam's steps (Kingma and Ba) on a dict of float32 NumPy weights, in place."""
 
@@ -175,26 +197,20 @@ class Adam:
 
 
 def fit(args: argparse.Namespace) -> int:
-    parts = [dict(np.load(f)) for f in args.files]
-    metas = [json.loads(str(d.pop("meta"))) for d in parts]
-    d = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    d, metas = read_data(args.files)
     x = inputs(d)
     y = unpack(d["label"])
     live = x[:, 52 * BIT_PLANES.index("live"): 52 * BIT_PLANES.index("live") + 52]
     count = d["scalars"][:, SCALARS.index("opp_unknown")] * 10.0
     hw = x[:, 52 * NB: 52 * NB + 52]  # the hand-set weights
     dead = d["dead"].astype(np.float32)
-    test = (d["hand"] // 5) % 5 == 2  # blocks of five deals: every opponent held out
-    tr, te = np.flatnonzero(~test), np.flatnonzero(test)
+    tr, te = held_out_split(d)
     rng = np.random.default_rng(args.seed)
     width = args.hidden
     dscale = 10.0
-    p = {"w1": rng.normal(0, 1.0 / np.sqrt(INPUTS / 8), (INPUTS, width)).astype(np.float32),
-         "b1": np.full(width, 0.05, dtype=np.float32),
-         "w2": rng.normal(0, 0.1 / np.sqrt(width), (width, 52)).astype(np.float32),
-         "b2": np.zeros(52, dtype=np.float32),
-         "wd": rng.normal(0, 0.1 / np.sqrt(width), width).astype(np.float32),
-         "bd": np.float32(dead[tr].mean() / dscale)}
+    p = first_weights(rng, width)
+    p["wd"] = rng.normal(0, 0.1 / np.sqrt(width), width).astype(np.float32)
+    p["bd"] = np.float32(dead[tr].mean() / dscale)
     adam = Adam(p)
     best: tuple[float, dict[str, Any]] = (1e9, {})
 
