@@ -72,11 +72,10 @@ def _bot_or_peeker(spec: Any, seed: int, seat: int) -> Any:
         return _real_bot(spec, seed, seat)
     bot = _peekers.get((spec, seat))
     if bot is None:
-        bot = make_bot(spec[len(PEEK):])
-        if not isinstance(bot, ExpertBot):
+        made = make_bot(spec[len(PEEK):])
+        if not isinstance(made, ExpertBot):
             raise SystemExit(f"{spec}: only an expert can peek")
-        bot.__class__ = PeekingExpert
-        _peekers[spec, seat] = bot
+        bot = _peekers[spec, seat] = PeekingExpert(settings=made.plain)
     bot.reset(seed)
     return bot
 
