@@ -27,7 +27,7 @@ import argparse
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,6 +36,7 @@ import numpy as np
 from hand_net import NB, Adam, first_weights, held_out_split, inputs, normalised, read_data, unpack
 from hand_net import forward as hand_forward
 
+from hollywood_gin.bots.cardsense import CardSense, danger, in_some_meld
 from hollywood_gin.bots.handnet import BIT_PLANES, SCALARS
 from hollywood_gin.bots.shipped import read_shipped
 
@@ -82,6 +83,22 @@ def scores(prob: Any, y: Any, mask: Any) -> tuple[float, float]:
     return float((ll * mask).sum() / n), float((((p - y) ** 2) * mask).sum() / n)
 
 
+def check_mirrors(opp: Any, hand_set: Any, net_probs: Any, base_hs: Any, base: Any,
+                  y: Any) -> None:
+    """The NumPy labels and dangers above against the package's own functions (its
+    ``in_some_meld`` and ``cardsense.danger``), on rows spread over the data."""
+    for r in range(0, len(y), max(1, len(y) // 40)):
+        mask = int(opp[r])
+        for i in range(52):
+            if not mask >> i & 1:
+                assert y[r, i] == in_some_meld(mask, i), "melds_with differs"
+        for probs, got in ((hand_set[r], base_hs[r]), (net_probs[r], base[r])):
+            p = [float(v) for v in probs]
+            # given the chances, danger reads nothing of the sense
+            want = [danger(cast(CardSense, None), i, p) for i in range(52)]
+            assert np.allclose(got, want, atol=1e-5), "heuristic_danger differs"
+
+
 def fit(args: argparse.Namespace) -> int:
     d, metas = read_data(args.files)
     keep = d["scalars"][:, SCALARS.index("discard_phase")] == 1
@@ -104,6 +121,7 @@ def fit(args: argparse.Namespace) -> int:
     base_hs = heuristic_danger(hand_set).astype(np.float32)
     base = heuristic_danger(net_probs).astype(np.float32)
     off = logit(base).astype(np.float32)
+    check_mirrors(d["label"], hand_set, net_probs, base_hs, base, y)
     tr, te = held_out_split(d)
     rng = np.random.default_rng(args.seed)
     p = first_weights(rng, args.hidden)
