@@ -27,9 +27,10 @@ POINT_WEIGHT = 0.25
 
 
 @lru_cache(maxsize=8)
-def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
+def _equity_table(target: int, share: float = 0.5) -> tuple[tuple[float, ...], ...]:
     """``table[x][y]``: the chance of reaching the target first needing ``x`` more points
-    against an opponent needing ``y``, each hand won by either side at even odds."""
+    against an opponent needing ``y``, each decided hand won by me with chance ``share``
+    (even odds by default)."""
     n = target + 1
     table = [[0.0] * n for _ in range(n)]
     for x in range(n):
@@ -42,25 +43,30 @@ def _equity_table(target: int) -> tuple[tuple[float, ...], ...]:
                 continue
             total = 0.0
             for k, q in _HAND_POINTS:
-                total += q * 0.5 * (table[max(0, x - k)][y] + table[x][max(0, y - k)])
+                won, lost = table[max(0, x - k)][y], table[x][max(0, y - k)]
+                total += q * (share * won + (1 - share) * lost)
             table[x][y] = total
     return tuple(tuple(row) for row in table)
 
 
-def game_equity(mine: int, theirs: int, target: int) -> float:
-    """The chance of winning one game to ``target`` from ``mine`` against ``theirs``."""
-    table = _equity_table(target)
+def game_equity(mine: int, theirs: int, target: int, share: float = 0.5) -> float:
+    """The chance of winning one game to ``target`` from ``mine`` against ``theirs``, each
+    hand won with chance ``share``."""
+    table = _equity_table(target, share)
     return table[max(0, target - mine)][max(0, target - theirs)]
 
 
 class SheetValue:
     """Prices hand results for one player on one sheet; cached for a decision."""
 
-    __slots__ = ("_base", "_cache", "player", "sheet")
+    __slots__ = ("_base", "_cache", "player", "point_weight", "share", "sheet")
 
-    def __init__(self, sheet: ScoreSheet | None, player: int) -> None:
+    def __init__(self, sheet: ScoreSheet | None, player: int, *,
+                 point_weight: float = POINT_WEIGHT, share: float = 0.5) -> None:
         self.sheet = sheet
         self.player = player
+        self.point_weight = point_weight
+        self.share = share
         self._cache: dict[tuple[int, int], float] = {}
         self._base = self._position(sheet) if sheet is not None and not sheet.finished else 0.0
 
@@ -72,10 +78,11 @@ class SheetValue:
             if col.winner is not None:
                 chances.append(1.0 if col.winner == me else 0.0)
             else:
-                chances.append(game_equity(col.points[me], col.points[1 - me], target))
+                chances.append(game_equity(col.points[me], col.points[1 - me], target,
+                                              self.share))
         p = _majority(chances)
         totals = sheet.totals
-        return MATCH_WEIGHT * p + POINT_WEIGHT * (totals[me] - totals[1 - me])
+        return MATCH_WEIGHT * p + self.point_weight * (totals[me] - totals[1 - me])
 
     def value(self, winner: int | None, points: int) -> float:
         """The worth to ``player`` of a hand won by ``winner`` for ``points`` (None: dead)."""

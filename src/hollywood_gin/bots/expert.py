@@ -223,14 +223,18 @@ class ExpertBot(Bot):
                                   self.cautious_share(), hands, view.rules.undercut_bonus)
         return load_model().knocks(features, self.settings.knock_margin)
 
+    def _sheet_value(self, view: HandView, sheet: ScoreSheet | None) -> SheetValue:
+        """The price of a hand's result on the sheet, by this expert's sheet settings."""
+        st = self.settings
+        return SheetValue(sheet, view.player, point_weight=st.sheet_points, share=st.sheet_share)
+
     def _net_knock_value(self, view: HandView, sheet: ScoreSheet | None, sense: CardSense,
                          card: int) -> float:
         """The sheet value of knocking with ``card`` by the learned distribution of his
         deadwood after lay-offs (:func:`~.knocknet.knock_value`), not the re-deals."""
         from .knocknet import knock_value
 
-        return knock_value(view, sense, card, self.cautious_share(),
-                           SheetValue(sheet, view.player))
+        return knock_value(view, sense, card, self.cautious_share(), self._sheet_value(view, sheet))
 
     def _plans(
         self, view: HandView, sense: CardSense, probs: list[float], mask: int, allowed: list[int]
@@ -398,7 +402,7 @@ class ExpertBot(Bot):
             self._model(view, sense, theirs, mine=_GIN_ONLY)[0]
             for theirs, _, _ in styles[: len(models)]
         ] if any(chase) else []
-        value = SheetValue(sheet, view.player)
+        value = self._sheet_value(view, sheet)
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
         totals = [0.0] * len(candidates)
