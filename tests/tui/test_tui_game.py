@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from tui_helpers import SIZE, human_turn, play_to_hand_end, screen_text, settle
+from tui_helpers import SIZE, human_turn, play_out, play_to_hand_end, screen_text, settle
 
 from hollywood_gin.actions import Action, Discard, Knock, TakeDiscard
 from hollywood_gin.bots import Reason
@@ -71,20 +71,27 @@ def test_whole_hand_r3_to_r5_with_hidden_information(store: Store) -> None:
 
 
 def test_whole_match_to_the_end_r7_5(store: Store) -> None:
-    """A whole (short) match: three columns close, the result shows, the store says finished."""
+    """A whole (short) match: three columns close, the result shows, the store says finished.
+    The first hand is played by keys and goes on to the next by Enter; the rest are played
+    without the screen (a whole hand by keys: the test above), and the last hand's end goes
+    on by Enter to the match's end."""
 
     async def run() -> None:
         app = make_app(store, seed=5, rules=Rules(game_target=5))
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(40):
-                await play_to_hand_end(pilot, app)
-                if isinstance(app.screen, HandEndScreen) and not app.session.match.finished:
-                    await pilot.press("enter")
-                    continue
-                if isinstance(app.screen, HandEndScreen):
-                    await pilot.press("enter")
-                    await settle(pilot, app)
-                break
+            await play_to_hand_end(pilot, app)
+            assert isinstance(app.screen, HandEndScreen)
+            assert not app.session.match.finished
+            await pilot.press("enter")
+            await settle(pilot, app)
+            assert app.session.hand_number == 2 and not isinstance(app.screen, HandEndScreen)
+            play_out(app.session, until_finished=True)
+            assert app.session.match.finished and len(app.session.match.hands) > 2
+            app.game.proceed()
+            await settle(pilot, app)
+            assert isinstance(app.screen, HandEndScreen)
+            await pilot.press("enter")
+            await settle(pilot, app)
             assert isinstance(app.screen, MatchEndScreen)
             session = app.session
             sheet = session.sheet
