@@ -20,10 +20,11 @@ __all__ = [
     "RELATED",
     "CardSense",
     "absorb",
-        "connects",
+    "connects",
     "danger",
     "free_mask",
     "in_some_meld",
+    "nudged_odds",
     "read_view",
 ]
 
@@ -89,6 +90,9 @@ class CardSense:
     opp_refused: int  # cards the opponent could have taken and did not
     opp_discards: int  # cards the opponent threw
     weight: list[float] = field(default_factory=list)
+    my_taken: int = 0  # the same three of my own picks, passes and throws: what he reads
+    my_refused: int = 0
+    my_thrown: int = 0
 
     def p_opp(self, i: int) -> float:
         """The probability that the opponent holds card ``i``, as far as I can tell."""
@@ -123,6 +127,25 @@ def _nudge(weight: list[float], i: int, same: float, near: float, gap: float) ->
     for d, f in ((-1, near), (1, near), (-2, gap), (2, gap)):
         if 0 <= r + d < 13:
             weight[s * 13 + r + d] *= f
+
+
+def nudged_odds(base: list[float], taken: int, refused: int, thrown: int, n: int
+                ) -> list[float]:
+    """The chance that a player holds each card, for a watcher who starts from ``base`` (a
+    weight for each card he may hold) and reads every card the player took, refused and
+    threw as evidence about its neighbours; ``n`` is how many unknown cards he holds."""
+    raw = list(base)
+    for i in indexes_of_mask(taken):
+        _nudge(raw, i, _TAKE_SAME_RANK, _TAKE_NEAR, _TAKE_GAP)
+    for i in indexes_of_mask(refused):
+        _nudge(raw, i, _REFUSE_SAME_RANK, _REFUSE_NEAR, _REFUSE_GAP)
+    for i in indexes_of_mask(thrown):
+        _nudge(raw, i, _THROW_SAME_RANK, _THROW_NEAR, _THROW_GAP)
+    total = sum(raw)
+    if total <= 0:
+        return [0.0] * 52
+    scale = n / total
+    return [min(0.97, w * scale) for w in raw]
 
 
 def read_view(view: HandView) -> CardSense:
@@ -188,17 +211,8 @@ def read_view(view: HandView) -> CardSense:
     n = opp_unknown
     weight = [0.0] * 52
     if n > 0 and unseen:
-        raw = [1.0 if unseen >> i & 1 else 0.0 for i in range(52)]
-        for i in indexes_of_mask(taken[opp]):
-            _nudge(raw, i, _TAKE_SAME_RANK, _TAKE_NEAR, _TAKE_GAP)
-        for i in indexes_of_mask(refused[opp]):
-            _nudge(raw, i, _REFUSE_SAME_RANK, _REFUSE_NEAR, _REFUSE_GAP)
-        for i in indexes_of_mask(thrown[opp]):
-            _nudge(raw, i, _THROW_SAME_RANK, _THROW_NEAR, _THROW_GAP)
-        total = sum(raw)
-        if total > 0:
-            scale = n / total
-            weight = [min(0.97, w * scale) for w in raw]
+        weight = nudged_odds([1.0 if unseen >> i & 1 else 0.0 for i in range(52)],
+                             taken[opp], refused[opp], thrown[opp], n)
     top = pile_cards[-1] if pile_cards else -1
     return CardSense(
         me=me,
@@ -215,6 +229,9 @@ def read_view(view: HandView) -> CardSense:
         opp_refused=refused[opp],
         opp_discards=thrown[opp],
         weight=weight,
+        my_taken=taken[me],
+        my_refused=refused[me],
+        my_thrown=thrown[me],
     )
 
 

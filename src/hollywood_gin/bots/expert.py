@@ -27,6 +27,7 @@ from ..hand import HandView, Phase
 from ..i18n import N_
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
+from .bait import baited
 from .base import GIN, ONLY_LEGAL, Bot, Hint, Reason, only_choice
 from .cardsense import POINTS, CardSense, free_mask, in_some_meld, read_view
 from .equity import SheetValue
@@ -251,7 +252,10 @@ class ExpertBot(Bot):
             plans = plan_discard(mask, allowed, sense, probs, self.greedy)
             return self._by_value(plans, sense, probs, view.knock_limit)
         if not st.danger_deals:
-            return plan_discard(mask, allowed, sense, probs, self.greedy)
+            plans = plan_discard(mask, allowed, sense, probs, self.greedy)
+            if st.bait:
+                plans = baited(plans, sense, probs, view, st.bait)
+            return plans
         plans = plan_discard(mask, allowed, sense, probs, replace(self.greedy, danger=0.0))
         deals = self._deals(view, sense, st.danger_deals)
         wants = dict.fromkeys(allowed, 0)

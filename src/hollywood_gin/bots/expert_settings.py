@@ -45,6 +45,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "story_mix": (0, 1), "story_random": (0, 1), "story_exact": (0, 3), "story_guide": (0, 1),
     "story_learn": (0, 1), "hand_net": (0, 2), "hn_dead": (0, 10),
     "hn_danger": (0, 1), "sheet_points": (0, 10), "sheet_share": (0.05, 0.95),
+    "bait": (0, 100),
 }
 for _name in STYLED:
     EXPERT_LIMITS["e_" + _name] = EXPERT_LIMITS["c_" + _name] = (
@@ -140,6 +141,8 @@ class ExpertSettings:
     slip: float = 0.1  # the chance a knock style gives a decision it would not make
     chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
     danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
+    bait: float = 0.0  # weight of how much a discard lowers his fear of the cards my hand
+    # then waits for, as a player who reads my throws would judge it (bait.py)
     sheet_points: float = 0.25  # equity.SheetValue's price of a point of the totals, and
     sheet_share: float = 0.5  # my share of the hands in its match-equity table (0.5: even;
     # a favourite's 0.56 or 0.62 won no more matches, docs/bots.md)
