@@ -34,12 +34,14 @@ lint: $(VENV)/.test-installed
 # The web tests need Debian's Chromium, a PostgreSQL server and a Redis server (serve --bus
 # redis://), the deployment tests nginx, Caddy and systemd-analyze; .ci/browser.sh,
 # .ci/deploy.sh, .ci/postgres.sh and .ci/redis.sh install them when missing (with apt-get,
-# as root) and start PostgreSQL and Redis.
+# as root) and start PostgreSQL and Redis. Three workers on two cores: a third of the
+# suite's time is spent waiting on browsers and servers in other processes, and a third
+# worker fills it (on one 2-core machine 9:38 against 10:07 with two).
 test: lint
 	bash .ci/browser.sh >/dev/null
 	bash .ci/deploy.sh
 	eval "$$(bash .ci/postgres.sh)" && eval "$$(bash .ci/redis.sh)" && \
-	  $(BIN)/python -m pytest -n 2 --dist loadfile
+	  $(BIN)/python -m pytest -n 3 --dist loadfile
 
 # Translations (docs/i18n/README.md): extract every marked message into the template, then
 # merge it into each language's .po (new messages come in empty, changed ones fuzzy; the
