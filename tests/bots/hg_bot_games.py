@@ -6,8 +6,19 @@ import random
 
 from hollywood_gin.actions import Knock
 from hollywood_gin.bots import make_bot
+from hollywood_gin.cards import CARDS, parse_cards
 from hollywood_gin.hand import Hand, Phase
 from hollywood_gin.rules import Rules
+
+
+def eaai_deal(me: str, opp: str, up: str, stock: str) -> Hand:
+    """An ``eaai`` hand dealt by player 1 with these ten cards to each, this upcard and
+    these cards on top of the stock (the rest in the deck's order)."""
+    mine, his, upcard, top = (parse_cards(t) for t in (me, opp, up, stock))
+    used = {c.index for c in mine + his + upcard + top}
+    deck = [c for pair in zip(mine, his, strict=True) for c in pair]
+    deck += [*upcard, *top, *(c for c in CARDS if c.index not in used)]
+    return Hand.from_deck(deck, rules=Rules.preset("eaai"), dealer=1)
 
 
 def play_hands(a: str, b: str, count: int, seed: int) -> list[Hand]:

@@ -10,6 +10,7 @@ me; throwing K♥ tells him nothing about the spades.
 from __future__ import annotations
 
 import pytest
+from hg_bot_games import eaai_deal
 
 from hollywood_gin.actions import Discard, DrawStock, Pass, TakeUpcard
 from hollywood_gin.bots import BotError, make_bot
@@ -18,8 +19,7 @@ from hollywood_gin.bots.cardsense import danger, read_view
 from hollywood_gin.bots.expert import ExpertBot
 from hollywood_gin.bots.greedy import GreedySettings, plan_discard
 from hollywood_gin.cards import CARDS, parse_cards
-from hollywood_gin.hand import Hand, HandView
-from hollywood_gin.rules import Rules
+from hollywood_gin.hand import HandView
 
 
 def _index(text: str) -> int:
@@ -27,13 +27,8 @@ def _index(text: str) -> int:
 
 
 def _position(history: str = "pass") -> HandView:
-    me = parse_cards("5s 6s 8s Kh 2c 3c 4c Jd Qd Kd")
-    opp = parse_cards("2s 3s Ks Qh 7d 9d 4h Th Jc Ad")
-    up, stock = parse_cards("9c"), parse_cards("Ac 5h 6d")
-    used = {c.index for c in me + opp + up + stock}
-    deck = [c for pair in zip(me, opp, strict=True) for c in pair]
-    deck += [*up, *stock, *(c for c in CARDS if c.index not in used)]
-    hand = Hand.from_deck(deck, rules=Rules.preset("eaai"), dealer=1)
+    hand = eaai_deal("5s 6s 8s Kh 2c 3c 4c Jd Qd Kd", "2s 3s Ks Qh 7d 9d 4h Th Jc Ad",
+                     "9c", "Ac 5h 6d")
     if history == "pass":
         actions = ((0, Pass()), (1, Pass()), (0, DrawStock()))
     else:  # I take the upcard 9♣ and throw K♥, he draws and throws, I draw

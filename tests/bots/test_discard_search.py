@@ -9,14 +9,15 @@ he takes it and I play on warily show that 8♣ is worth more.
 
 from __future__ import annotations
 
+from hg_bot_games import eaai_deal
+
 from hollywood_gin.actions import Discard, DrawStock, Pass, TakeDiscard, TakeUpcard
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.expert import ExpertBot
 from hollywood_gin.bots.opponent import EAGER
 from hollywood_gin.bots.search import Playout, PlayoutRules
 from hollywood_gin.cards import CARDS, mask_of, parse_cards
-from hollywood_gin.hand import Hand, HandView
-from hollywood_gin.rules import Rules
+from hollywood_gin.hand import HandView
 
 # The hand-set weights of his hand (hand_net=0): the learned model reads his two picks of
 # nines as a set he already holds (9♣ at 0.94), so that 9♠ no longer completes it.
@@ -29,13 +30,8 @@ def _card(text: str) -> int:
 
 
 def _nines_position() -> HandView:
-    me = parse_cards("2c 3c 4c Jd Qd Kd 9s 8c 9h Ah")
-    opp = parse_cards("2s 3s Ks Kh 7s 7d 4h Th Jc Ad")
-    up, stock = parse_cards("9d"), parse_cards("6h 5s")
-    used = {c.index for c in me + opp + up + stock}
-    deck = [c for pair in zip(me, opp, strict=True) for c in pair]
-    deck += [*up, *stock, *(c for c in CARDS if c.index not in used)]
-    hand = Hand.from_deck(deck, rules=Rules.preset("eaai"), dealer=1)
+    hand = eaai_deal("2c 3c 4c Jd Qd Kd 9s 8c 9h Ah", "2s 3s Ks Kh 7s 7d 4h Th Jc Ad",
+                     "9d", "6h 5s")
     nine, two, three = (parse_cards(t)[0] for t in ("9h", "2s", "3s"))
     for seat, action in ((0, Pass()), (1, TakeUpcard()), (1, Discard(two)), (0, DrawStock()),
                          (0, Discard(nine)), (1, TakeDiscard()), (1, Discard(three)),
