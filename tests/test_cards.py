@@ -107,6 +107,12 @@ def test_parse_cards_keeps_the_order_given() -> None:
     assert cards_text(parse_cards("Kc 2s Ah")) == "Kc 2s Ah"
 
 
+@pytest.mark.parametrize("thing", [None, 7, b"As"])
+def test_a_card_that_is_not_text_is_a_card_parse_error(thing: object) -> None:
+    with pytest.raises(CardParseError, match="cannot read card"):
+        parse_card(thing)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "text,token",
     [

@@ -153,6 +153,8 @@ def test_a_bad_command_is_one_line_too(capsys: pytest.CaptureFixture[str],
     (["serve", "--message-rate", "-1"], "--message-rate: it must be a number, 0 or more"),
     (["score", "--names", "bob", "Bob"], "the two players need different names"),
     (["rules", "--rule", "knock_limit=-5"], "knock_limit='-5' is invalid: it must be 0 to 10"),
+    (["arena", "random", "random", "--hands", "2", "--engine", "openspiel", "--rule",
+      "knock_limit=5"], "--engine openspiel plays OpenSpiel's own gin_rummy rules"),
 ])
 def test_the_error_says_what_was_wrong(capsys: pytest.CaptureFixture[str], argv: list[str],
                                        message: str) -> None:

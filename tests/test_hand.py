@@ -641,6 +641,31 @@ def test_non_actions_are_rejected() -> None:
     hand.apply(TakeUpcard())
     assert_illegal(hand, "discard 2d", "not an action")  # type: ignore[arg-type]
     assert_illegal(hand, Discard("2d"), "not a card")  # type: ignore[arg-type]
+    # Only a knock may name no card (big gin, R5.7); a discard always throws one (R4.2).
+    assert_illegal(hand, Discard(None), "not a card")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("player", [True, 1.0, "1", 2, -1])
+def test_a_player_that_is_not_0_or_1_is_refused_by_name(player: object) -> None:
+    hand = deal(ND_KNOCKABLE, D_LOOSE, "Kd")
+    assert_illegal(hand, Pass(), "no player", player=player)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="no player"):
+        hand.view(player)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dealer", [True, 1.0, "0", None])
+def test_R3_1_a_dealer_that_is_not_a_player_number_is_refused(dealer: object) -> None:
+    with pytest.raises(IllegalActionError, match="dealer must be player 0 or 1"):
+        Hand.deal(dealer=dealer, seed=1)  # type: ignore[arg-type]
+
+
+def test_deal_refuses_a_seed_or_rules_of_the_wrong_type() -> None:
+    for seed in ("abc", 1.5, True):
+        with pytest.raises(IllegalActionError, match="seed must be a whole number"):
+            Hand.deal(seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match="rules must be a Rules"):
+        Hand.deal(rules="classic", seed=1)  # type: ignore[arg-type]
+    assert Hand.deal(seed=random.Random(3)) == Hand.deal(seed=3)
 
 
 # -- views (R3.4, R4.4) -----------------------------------------------------------------

@@ -38,6 +38,17 @@ def test_R3_1_first_dealer_is_random_but_reproducible() -> None:
     assert Match(seed=3, first_dealer=1).hand.dealer == 1
 
 
+@pytest.mark.parametrize("first_dealer", [0.0, True, "1", 2])
+def test_R3_1_a_first_dealer_that_is_not_0_or_1_is_refused(first_dealer: object) -> None:
+    with pytest.raises(IllegalActionError, match="first dealer must be 0 or 1"):
+        Match(seed=1, first_dealer=first_dealer)  # type: ignore[arg-type]
+
+
+def test_a_match_refuses_rules_that_are_not_rules() -> None:
+    with pytest.raises(IllegalActionError, match="rules must be a Rules"):
+        Match(seed=1, rules="eaai")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("preset", ["hollywood", "classic", "eaai"])
 def test_R3_1_dealer_of_every_hand_follows_the_rule(preset: str) -> None:
     rules = Rules.preset(preset)

@@ -120,6 +120,22 @@ TAMPERING = {
                                                         ["points"] + 1), "states result"),
     "totals": (lambda d: d["sheet"].update(totals=[0, 0]), "sheet totals"),
     "extra hand": (lambda d: d["hands"].append(copy.deepcopy(d["hands"][-1])), "match was over"),
+    # A value of the wrong JSON type is damage even where Python's == would agree.
+    "version as true": (lambda d: d.update(version=True), "version True is not supported"),
+    "version as a float": (lambda d: d.update(version=1.0), "version 1.0 is not supported"),
+    "first dealer as a float": (lambda d: d.update(first_dealer=float(d["first_dealer"])),
+                                "first_dealer must be 0 or 1"),
+    "dealer as a float": (lambda d: d["hands"][0].update(dealer=float(d["hands"][0]["dealer"])),
+                          "dealer should be"),
+    "points as a float": (lambda d: d["hands"][0]["result"].update(
+        points=float(d["hands"][0]["result"]["points"])), "states result"),
+    "totals as floats": (lambda d: d["sheet"].update(totals=[float(t) for t in
+                                                             d["sheet"]["totals"]]),
+                         "sheet totals"),
+    "finished as 1": (lambda d: d["sheet"].update(finished=int(d["sheet"]["finished"])),
+                      "'finished' does not match"),
+    "three players": (lambda d: d.update(players=["a", "b", "c"]), "two names"),
+    "players as numbers": (lambda d: d.update(players=[1, 2]), "two names"),
 }
 
 
@@ -134,6 +150,11 @@ def test_damaged_or_tampered_record_is_refused(record: dict[str, Any], name: str
 def test_not_json_or_not_an_object_is_refused(text: str) -> None:
     with pytest.raises(RecordError):
         loads_record(text)
+
+
+def test_deeply_nested_json_is_refused_not_a_recursion_crash() -> None:
+    with pytest.raises(RecordError, match="nests too deeply"):
+        loads_record('{"a":' * 100_000 + "1" + "}" * 100_000)
 
 
 def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:

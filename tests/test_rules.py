@@ -108,6 +108,12 @@ def test_R9_preset_classic_is_one_game_to_100() -> None:
     assert Rules.preset("classic").to_dict() == {**TABLE, "columns": 1}
 
 
+def test_R9_presets_cannot_be_changed_by_a_caller() -> None:
+    with pytest.raises(TypeError):
+        PRESETS["hollywood"] = Rules(knock_limit=3)  # type: ignore[index]
+    assert Rules.preset("hollywood") == Rules()
+
+
 def test_R9_preset_eaai_matches_the_challenge_rules() -> None:
     # one game to 100, gin 25, undercut 25, no game, box or shutout bonus, the first player
     # alternating, a taken discard never discarded in the same turn.

@@ -193,7 +193,7 @@ _SPLIT = re.compile(r"[\s,]+")
 
 def parse_card(text: str) -> Card:
     """Read one card in any case, ``10`` or ``T`` for ten, suit letter or glyph."""
-    token = text.strip()
+    token = text.strip() if isinstance(text, str) else ""
     match = _TOKEN.match(token.upper().replace("\ufe0f", ""))
     if match is None or match.group(2) not in _SUITS:
         raise CardParseError(

@@ -10,6 +10,7 @@ views.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 
@@ -46,6 +47,15 @@ _DEFAULT_RULES = Rules()
 
 #: (i, i + 1, bits of i + 1) for each step of a shuffle of 52 cards.
 _SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
+
+
+def seat_number(x: object) -> int | None:
+    """``x`` as player 0 or 1, or None when it is not one: ``True``, ``1.0`` and ``"1"`` are
+    not players (a record or a caller that passes them has a bug worth naming)."""
+    if isinstance(x, bool) or not hasattr(type(x), "__index__"):
+        return None
+    n = operator.index(x)  # type: ignore[arg-type]
+    return n if n in (0, 1) else None
 
 
 def shuffle_deck(rng: random.Random, deck: list[Card]) -> None:
@@ -149,6 +159,10 @@ class Hand:
     ) -> Hand:
         """Shuffle and deal (R3.2, R3.3).  ``seed`` is an int or a ``random.Random``;
         None draws an unpredictable seed (the global ``random`` is never used)."""
+        if not (seed is None or isinstance(seed, random.Random)
+                or (isinstance(seed, int) and not isinstance(seed, bool))):
+            raise IllegalActionError(
+                f"a seed must be a whole number or a random.Random, not {seed!r}")
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(CARDS)
         shuffle_deck(rng, deck)
@@ -168,8 +182,12 @@ class Hand:
 
     @classmethod
     def _dealt(cls, cards: tuple[Card, ...], rules: Rules, dealer: int) -> Hand:
-        if dealer not in (0, 1) or isinstance(dealer, bool):
+        if not isinstance(rules, Rules):
+            raise IllegalActionError(f"rules must be a Rules, not {rules!r} (see Rules.preset)")
+        seat = seat_number(dealer)
+        if seat is None:
             raise IllegalActionError(f"the dealer must be player 0 or 1, not {dealer!r}")
+        dealer = seat
         hand = object.__new__(cls)
         hand.rules = rules
         hand.dealer = dealer
@@ -237,7 +255,7 @@ class Hand:
 
     def view(self, player: int) -> HandView:
         """Only what ``player`` may know: own cards, the public pile and log, counts (R3.4)."""
-        if player not in (0, 1) or isinstance(player, bool):
+        if seat_number(player) is None:
             raise IllegalActionError(f"there is no player {player!r}; players are 0 and 1")
         over = self.phase is Phase.OVER
         return self._view(player, self.legal_action_ids() if player == self.to_act and not over
@@ -328,6 +346,8 @@ class Hand:
         if self.phase is Phase.OVER:
             raise IllegalActionError(
                 _("cannot {action}: the hand is over").format(action=_describe(action)))
+        if player is not None and seat_number(player) is None:
+            raise IllegalActionError(f"there is no player {player!r}; players are 0 and 1")
         if player is not None and player != self.to_act:
             raise IllegalActionError(
                 _("cannot {action}: it is player {to_act}'s turn, not player {player}'s")
@@ -360,7 +380,7 @@ class Hand:
             raise IllegalActionError(_cannot(action, _phase_hint(phase)))
         mask = self.hands[self.to_act]
         card = action.card
-        if card is not None:
+        if card is not None or isinstance(action, Discard):  # only a knock may name none
             if not isinstance(card, Card):
                 raise IllegalActionError(f"{card!r} is not a card")
             if not mask >> card.index & 1:

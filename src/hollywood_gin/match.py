@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import CARDS, Card
 from .errors import IllegalActionError
-from .hand import Hand, HandResult, HandView
+from .hand import Hand, HandResult, HandView, seat_number
 from .i18n import _
 from .rules import Rules
 from .sheet import ScoreSheet
@@ -64,14 +64,17 @@ class Match:
             seed = random.SystemRandom().getrandbits(63)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalActionError(f"a match seed must be a whole number, not {seed!r}")
+        if not isinstance(rules, Rules):
+            raise IllegalActionError(f"rules must be a Rules, not {rules!r} (see Rules.preset)")
         self.rules = rules
         self.seed = seed
         self._rng = random.Random(seed)
         chosen = self._rng.randrange(2)  # R3.1: the first dealer is chosen at random
         if first_dealer is not None:
-            if first_dealer not in (0, 1) or isinstance(first_dealer, bool):
+            seat = seat_number(first_dealer)
+            if seat is None:
                 raise IllegalActionError(f"the first dealer must be 0 or 1, not {first_dealer!r}")
-            chosen = first_dealer
+            chosen = seat
         self.first_dealer = chosen
         self._decks = [tuple(d) for d in decks]
         self.sheet = ScoreSheet(rules)

@@ -89,6 +89,22 @@ def save_record(match: Match, path: str | Path, *, players: Sequence[str] | None
     Path(path).write_text(dumps_record(match, players=players) + "\n", encoding="utf-8")
 
 
+def _same(stated: object, actual: object) -> bool:
+    """JSON equality that tells ``true`` from ``1`` and ``1.0`` from ``1``: a record that
+    states a value of another type is damaged, even where Python's ``==`` would agree."""
+    if isinstance(actual, tuple):
+        actual = list(actual)
+    if type(stated) is not type(actual):
+        return False
+    if isinstance(actual, dict):
+        assert isinstance(stated, dict)
+        return stated.keys() == actual.keys() and all(_same(stated[k], actual[k]) for k in actual)
+    if isinstance(actual, list):
+        assert isinstance(stated, list)
+        return len(stated) == len(actual) and all(map(_same, stated, actual))
+    return stated == actual
+
+
 def _need(ok: bool, message: str) -> None:
     if not ok:
         raise RecordError(message)
@@ -105,7 +121,7 @@ def match_from_record(data: object) -> Match:
     _need(data.get("format") == RECORD_FORMAT,
           f"not a hollywood-gin record: format is {data.get('format')!r}, not {RECORD_FORMAT!r}")
     version = data.get("version")
-    _need(version == RECORD_VERSION,
+    _need(_same(version, RECORD_VERSION),
           f"record version {version!r} is not supported; this program reads version "
           f"{RECORD_VERSION}")
     try:
@@ -118,8 +134,12 @@ def match_from_record(data: object) -> Match:
     _need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool)),
           f"the record's seed must be a whole number or null, not {seed!r}")
     first_dealer = data.get("first_dealer")
-    _need(first_dealer in (0, 1) and not isinstance(first_dealer, bool),
+    _need(_same(first_dealer, 0) or _same(first_dealer, 1),
           f"first_dealer must be 0 or 1, not {first_dealer!r}")
+    players = data.get("players")
+    _need(players is None or (isinstance(players, list) and len(players) == 2
+                              and all(isinstance(p, str) for p in players)),
+          f"players must be a list of two names, not {players!r}")
     hands = data.get("hands")
     _need(isinstance(hands, list) and 1 <= len(hands) <= MAX_HANDS,
           f"hands must be a list of 1 to {MAX_HANDS} hands")
@@ -159,7 +179,7 @@ def match_from_record(data: object) -> Match:
         hand = match.hand
         _need(hand.deck == decks[n - 1],
               f"hand {n}: the deck does not match the one the seed deals")
-        _need(hand_data.get("dealer") == hand.dealer,
+        _need(_same(hand_data.get("dealer"), hand.dealer),
               f"hand {n}: the dealer should be player {hand.dealer} (R3.1), the record says "
               f"{hand_data.get('dealer')!r}")
         actions = hand_data.get("actions")
@@ -174,7 +194,7 @@ def match_from_record(data: object) -> Match:
                 raise RecordError(f"hand {n}, action {k} ({text!r}) is illegal: {exc}") from None
         stated = hand_data.get("result")
         actual = _result_dict(hand.result)
-        _need(stated == actual,
+        _need(_same(stated, actual),
               f"hand {n}: the record states result {stated!r}, but the replay gives {actual!r}")
 
     sheet = data.get("sheet")
@@ -182,14 +202,14 @@ def match_from_record(data: object) -> Match:
         _need(isinstance(sheet, dict), "sheet must be an object")
         assert isinstance(sheet, dict)
         totals = list(match.sheet.totals)
-        _need(sheet.get("totals") == totals,
+        _need(_same(sheet.get("totals"), totals),
               f"the record states sheet totals {sheet.get('totals')!r}, the replay gives {totals}")
-        _need(sheet.get("finished") == match.sheet.finished,
+        _need(_same(sheet.get("finished"), match.sheet.finished),
               "the record's sheet 'finished' does not match the replay")
-        _need(sheet.get("winner") == match.sheet.winner,
+        _need(_same(sheet.get("winner"), match.sheet.winner),
               "the record's match winner does not match the replay")
         entries = match.sheet.to_dict()["entries"]
-        _need(sheet.get("entries", entries) == entries,
+        _need(_same(sheet.get("entries", entries), entries),
               "the record's sheet entries do not match the replay")
     return match
 
@@ -202,6 +222,8 @@ def loads_record(text: str | bytes) -> Match:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("the record is not valid JSON: it nests too deeply") from None
     return match_from_record(data)
 
 

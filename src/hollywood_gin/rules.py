@@ -6,8 +6,9 @@ The rule book is ``docs/rules.md`` (``hollywood-gin rules`` prints it for any ru
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import RulesError
@@ -263,7 +264,8 @@ def option(name: str) -> Option:
         name=name, names=", ".join(o.name for o in OPTIONS)))
 
 
-PRESETS: dict[str, Rules] = {
+#: Read-only, so that no caller can change a preset for the whole process.
+PRESETS: Mapping[str, Rules] = MappingProxyType({
     "hollywood": Rules(),
     "hollywood-20": Rules(gin_bonus=20),
     "classic": Rules(columns=1),
@@ -277,7 +279,7 @@ PRESETS: dict[str, Rules] = {
         next_dealer="alternate",
         discard_taken_card=False,
     ),
-}
+})
 
 #: The presets' names as the screens say them (the command line's --rules takes the keys).
 PRESET_LABELS: dict[str, str] = {

@@ -50,6 +50,19 @@ def test_parameters_are_the_rule_options() -> None:
     assert game.observation_tensor_shape() == [OBS_SIZE]
 
 
+def test_every_rule_option_is_a_parameter() -> None:
+    # Each option of Rules (rule book §9) away from its default, taken by name.
+    changed = Rules(knock_limit=7, gin_bonus=30, big_gin_bonus=40, undercut_bonus=15,
+                    discard_taken_card=True, dead_hand_stock=3, next_dealer="alternate",
+                    columns=2, game_target=150, game_bonus=50, shutout_game_bonus=80,
+                    box_bonus=10, entry_rule="by_count")
+    options = changed.to_dict()
+    assert [k for k in options if k != "oklahoma" and options[k] == getattr(Rules(), k)] == []
+    assert pyspiel.load_game(GAME_NAME, options).rules == changed
+    assert pyspiel.load_game(f"{GAME_NAME}(preset=eaai,entry_rule=by_count)").rules == (
+        Rules.preset("eaai").replace(entry_rule="by_count"))
+
+
 def test_observation_tensor_is_the_view_encoding() -> None:
     game = pyspiel.load_game(f"{GAME_NAME}(match=True)")
     state = _advance(game.new_initial_state(), random.Random(3), 25)

@@ -91,3 +91,30 @@ def test_illegal_action_loses_or_raises() -> None:
     env.reset(seed=1)
     with pytest.raises(IllegalActionError):
         env.step(illegal)
+
+
+class Watcher(FirstLegal):
+    """An opponent that also learns from ended hands, as Bot.observe is called."""
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.shown: list[tuple[HandView, tuple[int, ...] | None]] = []
+
+    def observe(self, view: HandView, sheet: ScoreSheet | None = None) -> None:
+        self.shown.append((view, None if sheet is None else sheet.totals))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_opponent_is_shown_every_ended_hand_of_a_match(seat: int) -> None:
+    env = GinEnv(Watcher(), match=True, rules="eaai", seat=seat)
+    obs, _ = env.reset(seed=5)
+    done = False
+    while not done:
+        obs, _, terminated, truncated, _ = env.step(int(np.argmax(obs["action_mask"])))
+        done = terminated or truncated
+    match = env.episode.match
+    shown = env.opponent.shown
+    assert len(shown) == len(match.hands) > 1
+    for (view, _), hand in zip(shown, match.hands, strict=True):
+        assert view == hand.view(1 - seat) and view.result == hand.result  # his own view
+    assert shown[-1][1] == match.sheet.totals

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from hollywood_gin.actions import ACTION_COUNT
 from hollywood_gin.errors import IllegalActionError
@@ -118,3 +118,16 @@ def test_illegal_action_raises_and_action_space_is_the_fixed_one() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
         env.step(illegal)
+
+
+@pytest.mark.parametrize("make", [hand_env, match_env])
+def test_render_modes_follow_pettingzoo(make, capsys) -> None:
+    # ansi returns the picture; human prints it and returns None (PettingZoo's render_test).
+    render_test(lambda render_mode=None: make(render_mode=render_mode))
+    env = make(render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert "to act" in capsys.readouterr().out
+    env = make(render_mode="ansi")
+    env.reset(seed=1)
+    assert "to act" in env.render()

@@ -58,5 +58,20 @@ def test_vector_rejects_illegal_and_wrong_shapes() -> None:
         env.step(bad)
     with pytest.raises(ValueError):
         env.step([2])
+
+
+def test_vector_checks_every_id_before_playing_any() -> None:
+    env = VectorGinEnv(3, seed=4)
+    obs, _ = env.reset()
+    good = np.argmax(obs["action_mask"], axis=1)
+    before = [slot.hand.clone() for slot in env._slots]
+    bad = good.copy()
+    bad[2] = np.argmin(obs["action_mask"][2])
+    for actions in (bad, good.astype(np.float64)):  # an illegal id last; ids that are floats
+        with pytest.raises(IllegalActionError, match="hand"):
+            env.step(actions)
+        assert [slot.hand for slot in env._slots] == before
+    env.step(good)
+    assert [slot.hand for slot in env._slots] != before
     with pytest.raises(ValueError):
         VectorGinEnv(0)

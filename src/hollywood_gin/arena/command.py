@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterable
 
-from ..errors import HollywoodGinError
+from ..errors import HollywoodGinError, RulesError
 from ..i18n import _
 from .games import ENGINES, OPENSPIEL_SIMPLE
 from .report import plot_report
@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     parser.add_argument("bot_a", metavar="BOT", help="the first bot")
     parser.add_argument("bot_b", metavar="BOT", help="the second bot")
-    add_rules_arguments(parser, what="the rules (the OpenSpiel engine always plays its own "
+    add_rules_arguments(parser, what="the rules (not with --engine openspiel, which plays its own "
                         "gin_rummy defaults)")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--matches", type=whole(1), metavar="N",
@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``arena`` command; returns the exit code."""
-    from ..cli import rules_of
+    from ..cli import rules_given, rules_of
 
     # Optional layers the options need, imported before any game is played: a missing one
     # is a ModuleNotFoundError that the CLI turns into the extra to install.
@@ -64,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     if args.ray:
         import ray  # noqa: F401
     if args.engine == "openspiel":
+        if rules_given(args):
+            raise RulesError("--engine openspiel plays OpenSpiel's own gin_rummy rules: leave "
+                             "out --rules and --rule")
         import pyspiel  # type: ignore[import-not-found,unused-ignore]  # noqa: F401
     bar = None if args.quiet else ProgressBar()
     report = run_arena(

@@ -66,6 +66,7 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "oklahoma": False,
     "discard_taken_card": False,
     "next_dealer": "",
+    "entry_rule": "",
 }
 
 _GAME_TYPE = pyspiel.GameType(
@@ -100,9 +101,10 @@ def rules_from_params(params: dict[str, Any]) -> Rules:
     for name in ("oklahoma", "discard_taken_card"):
         if params.get(name, False):
             changes[name] = True
-    dealer = str(params.get("next_dealer", ""))
-    if dealer:
-        changes["next_dealer"] = dealer
+    for name in ("next_dealer", "entry_rule"):  # "" keeps the preset's
+        choice = str(params.get(name, ""))
+        if choice:
+            changes[name] = choice
     return rules.replace(**changes) if changes else rules
 
 

@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from ..actions import ACTION_COUNT, Action
 from ..errors import IllegalActionError
-from ..hand import HandView
+from ..hand import Hand, HandView
 from ..rules import Rules
 from ..sheet import ScoreSheet
 from ._game import Episode, RewardKind
@@ -29,7 +29,10 @@ __all__ = ["BotLike", "GinEnv"]
 
 
 class BotLike(Protocol):
-    """What :class:`GinEnv` needs of an opponent (every :class:`hollywood_gin.bots.Bot` has it)."""
+    """What :class:`GinEnv` needs of an opponent (every :class:`hollywood_gin.bots.Bot` has it).
+
+    If it also has ``observe(view, sheet)``, it is shown each hand that ends, as every game
+    loop shows a bot (:meth:`hollywood_gin.bots.Bot.observe`)."""
 
     def reset(self, seed: int | None = None) -> None: ...
 
@@ -137,7 +140,9 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
                 )
             episode.terminated = True
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True}
+        hand = episode.hand
         rewards = episode.step_id(action_id)
+        self._show_end(hand)
         reward = rewards[self.seat] + self._opponent_plays() + self._pending
         self._pending = 0.0
         return self._obs(), reward, episode.terminated, episode.truncated, {}
@@ -166,8 +171,19 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
         while not episode.done and episode.to_act == other:
             sheet = episode.sheet.copy() if episode.sheet is not None else None
             action = self.opponent.choose(episode.view(other), sheet)
+            hand = episode.hand
             total += episode.step_action(action, other)[self.seat]
+            self._show_end(hand)
         return total
+
+    def _show_end(self, hand: Hand) -> None:
+        """Show the opponent ``hand`` if that step ended it, with the sheet after it: the
+        expert learns how this learner knocks from the hands a match reveals."""
+        observe = getattr(self.opponent, "observe", None)
+        if hand.result is None or observe is None:
+            return
+        sheet = self.episode.sheet
+        observe(hand.view(1 - self.seat), None if sheet is None else sheet.copy())
 
     def _obs(self) -> dict[str, Any]:
         episode = self.episode

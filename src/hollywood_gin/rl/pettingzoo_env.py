@@ -129,13 +129,20 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if not episode.done:
             self.agent_selection = AGENTS[episode.to_act]
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
-        """A text picture of the game from the acting seat's view (``ansi``/``human``)."""
+        """A text picture of the game from the acting seat's view: returned (``ansi``), or
+        printed (``human``, which returns None, as PettingZoo's convention has it)."""
         if self.render_mode is None or self._episode is None:
             return None
-        episode = self._episode
+        picture = self._picture(self._episode)
+        if self.render_mode == "human":
+            print(picture)
+            return None
+        return picture
+
+    def _picture(self, episode: Episode) -> str:
         view = episode.view(AGENTS.index(self.agent_selection))
         lines = [
             f"{self.agent_selection} to act, phase {view.phase.value}, stock {view.stock_count}",

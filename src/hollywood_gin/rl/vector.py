@@ -108,6 +108,13 @@ class VectorGinEnv:
         n = self.num_envs
         if len(ids) != n:
             raise ValueError(f"expected {n} actions, got {len(ids)}")
+        # Every id is checked before any is played, so a bad one changes no hand.
+        for i, action_id in enumerate(ids):
+            legal = self._slots[i].legal
+            if type(action_id) is not int or action_id not in legal:
+                raise IllegalActionError(
+                    f"hand {i}: action id {action_id!r} is not legal now; legal ids: {legal}"
+                )
         rewards = np.zeros((n, 2), dtype=np.float32)
         terminated = np.zeros(n, dtype=np.bool_)
         truncated = np.zeros(n, dtype=np.bool_)
@@ -115,10 +122,6 @@ class VectorGinEnv:
         for i, action_id in enumerate(ids):
             slot = self._slots[i]
             hand = slot.hand
-            if action_id not in slot.legal:
-                raise IllegalActionError(
-                    f"hand {i}: action id {action_id} is not legal now; legal ids: {slot.legal}"
-                )
             player = hand.to_act
             if DISCARD_BASE <= action_id < KNOCK_BASE:
                 slot.discards[player] |= 1 << (action_id - DISCARD_BASE)
