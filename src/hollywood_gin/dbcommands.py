@@ -68,25 +68,33 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .store import Store, StoreError
+    from .errors import HollywoodGinError
+    from .store import Store
     from .store.records import _safe_url
 
     url = _url(args)
     store = Store(url)
     try:
-        matches = store.matches()
-        actions, broken = 0, []
+        broken: list[str] = []
+        matches = store.matches(damaged=broken)  # a damaged row is reported, not fatal
+        actions = 0
         for stored in matches:
             try:
-                actions += store.open_match(stored.id).action_count
-            except StoreError as exc:
+                if stored.kind == "keeper":  # a score keeper's sheet: hands, not actions
+                    from .tui.keeping import KeptSheet
+
+                    actions += len(KeptSheet(store, store.load(stored.id)).hands)
+                else:
+                    actions += store.open_match(stored.id).action_count
+            except HollywoodGinError as exc:
                 broken.append(f"{stored.id}: {exc}")
     finally:
         store.close()
     for line in broken:
         print(f"hollywood-gin: does not replay: {line}")
-    print(f"hollywood-gin: database {_safe_url(url)}: {len(matches) - len(broken)} of "
-          f"{len(matches)} saved matches replay ({actions} actions)")
+    total = len(matches) + sum(1 for line in broken if " is damaged: " in line)
+    print(f"hollywood-gin: database {_safe_url(url)}: {total - len(broken)} of "
+          f"{total} saved matches replay ({actions} actions)")
     return 1 if broken else 0
 
 

@@ -32,3 +32,24 @@ def test_db_check_replays_every_match_and_names_a_damaged_one(
     assert main(["db", "check", "--db", url]) == 1
     out = capsys.readouterr().out
     assert f"does not replay: {bad.id}" in out and "1 of 2 saved matches replay" in out
+
+
+def test_db_check_reads_a_keeper_sheet_and_reports_a_damaged_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    sheet = store.create_match(rules=Rules.preset("classic"), seed=0, first_dealer=0,
+                               players=("ann", "bob"), kind="keeper",
+                               meta={"preset": "classic", "hows": {}})
+    store.append_action(sheet, 0, hand_number=1, player=0, action="0 25")
+    assert main(["db", "check", "--db", url]) == 0  # a sheet's hands are not card actions
+    assert "1 of 1 saved matches replay" in capsys.readouterr().out
+    damaged = store.new_match(rules=Rules(), seed=5, players=("c", "d"))
+    with store.engine.begin() as conn:
+        conn.execute(text("UPDATE hg_matches SET rules = '{' WHERE id = :id"),
+                     {"id": damaged.id})
+    store.close()
+    assert main(["db", "check", "--db", url]) == 1
+    out = capsys.readouterr().out
+    assert f"saved match {damaged.id} is damaged" in out and "1 of 2 saved matches" in out

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import text as sql
 from textual.widgets import DataTable
 from tui_helpers import play_out, screen_text, scripted_action, settle
 
@@ -100,6 +101,65 @@ def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> 
 
     asyncio.run(run())
     assert {_status(store, older), _status(store, newer)} == {"playing"}
+
+
+def _damage(store: Store, match_id: str) -> None:
+    with store.engine.begin() as conn:  # its rules cut short, as a bad disk might leave them
+        conn.execute(sql("UPDATE hg_matches SET rules = '{\"knock_limit\": 10' WHERE id = :id"),
+                     {"id": match_id})
+
+
+def test_one_damaged_saved_match_is_left_out_and_said_not_a_crash(store: Store,
+                                                                  url: str) -> None:
+    good = _match(store, level=2, moves=2)
+    bad = _match(store, level=4, moves=2)
+    _damage(store, bad)
+    damaged: list[str] = []
+    assert [row.id for row in saved_rows(store, "match", damaged=damaged)] == [good]
+    assert len(damaged) == 1 and bad in damaged[0] and "damaged" in damaged[0]
+    with redirect_stdout(io.StringIO()) as printed:
+        assert cli.main(["play", "--list", "--db", url]) == 0
+    assert good[:8] in printed.getvalue()
+    assert f"A saved match is damaged and left out: saved match {bad}" in printed.getvalue()
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, AskScreen)  # the good one is offered
+            notices = [n.message for n in app._notifications]
+            assert any("damaged and left out" in n and bad[:8] in n for n in notices), notices
+            await pilot.press("r")
+            await settle(pilot, app)
+            assert app.session is not None and app.session.id == good
+
+    asyncio.run(run())
+
+
+def test_a_match_played_on_in_another_window_is_reloaded_not_a_crash(store: Store) -> None:
+    match_id = _match(store, level=1)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("r")  # resume it here ...
+            await settle(pilot, app)
+            mine = app.session
+            assert mine is not None and mine.human_to_act
+            # ... while another window plays on in the same match.
+            other = GameSession.resume(store, match_id)
+            other.act(scripted_action(other.view()))
+            while other.computer_to_act:
+                other.computer_act(other.computer_choice())
+            await pilot.press("x" if mine.view().phase.value == "offer" else "s")
+            await settle(pilot, app)
+            assert app.session is not None and app.session is not mine  # reloaded
+            assert app.session.match.hand.history == other.match.hand.history
+            assert "played on in another window" in screen_text(app)
+
+    asyncio.run(run())
+    assert _status(store, match_id) == "playing"
 
 
 def test_one_click_on_a_saved_match_opens_it(store: Store) -> None:

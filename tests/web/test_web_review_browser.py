@@ -107,13 +107,28 @@ def test_the_review_panel_at_the_table_desktop(browser: Any, web: Server,
     review_hand = page.get_by_role("button", name="Review this hand")
     assert review_hand.count() == 1
     page.keyboard.press("w")  # the whole match
+    # The focus goes into the dialog at once (its title while the review loads, then Next),
+    # and the dialog is modal: nothing behind it, the top bar neither, takes the focus.
+    in_review = "() => Boolean(document.activeElement.closest('.panel.review'))"
+    page.locator(".panel.review").wait_for()
+    assert page.evaluate(in_review)
+    assert page.locator(".overlay").get_attribute("aria-modal") == "true"
+    assert page.evaluate("document.querySelector('.topbar').inert")
     _check_panel(page)
+    assert page.evaluate(in_review)
+    # Tab goes round the dialog (and out to the browser's own bar), never to the page behind.
+    where = ("() => { const a = document.activeElement; return a === document.body ? 'out' "
+             ": a.closest('.panel.review') ? 'review' : a.outerHTML.slice(0, 60); }")
+    for _ in range(16):
+        page.keyboard.press("Tab")
+        assert page.evaluate(where) in ("review", "out")
     _fits(page, ".panel.review")
     _shot(page, "review-desktop")
     assert page.locator(".panel.review h2").inner_text() == "Review of your match"
     page.keyboard.press("Escape")
     page.wait_for_selector(".overlay .panel.result")
     assert page.locator(".panel.review").count() == 0
+    assert not page.evaluate("document.querySelector('.topbar').inert")
     review_hand.click()  # one hand, by the button
     _check_panel(page)
     assert page.locator(".panel.review h2").inner_text().startswith("Review of hand")

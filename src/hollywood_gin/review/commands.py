@@ -53,7 +53,7 @@ def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    if args.saved:
+    if args.saved is not None:
         return print_saved_review(args.saved, args.db, player=args.player, hand=args.hand,
                                   as_json=args.json, seed=args.seed, jobs=args.jobs,
                                   deals=args.deals, hindsight=args.hindsight)

@@ -424,15 +424,27 @@ class Store(SeatsAndLeases, Reviews):
                                 .where(matches_table.c.id.in_(list(match_ids)))).all()
         return {row.id: row.action_count for row in rows}
 
-    def matches(self, *, kind: str | None = None, status: str | None = None) -> list[StoredMatch]:
-        """Match rows (without their logs), newest first."""
+    def matches(self, *, kind: str | None = None, status: str | None = None,
+                damaged: list[str] | None = None) -> list[StoredMatch]:
+        """Match rows (without their logs), newest first.  A row that cannot be read raises
+        :class:`StoreError`, or, with ``damaged`` given, is left out and its error appended
+        there: one damaged match must not hide the others (a list, a restore check)."""
         query = select(matches_table).order_by(matches_table.c.updated_at.desc())
         if kind is not None:
             query = query.where(matches_table.c.kind == kind)
         if status is not None:
             query = query.where(matches_table.c.status == status)
         with self.engine.connect() as conn:
-            return [_stored(row, ()) for row in conn.execute(query).all()]
+            rows = conn.execute(query).all()
+        out: list[StoredMatch] = []
+        for row in rows:
+            try:
+                out.append(_stored(row, ()))
+            except StoreError as exc:
+                if damaged is None:
+                    raise
+                damaged.append(str(exc))
+        return out
 
     def hands(self, match_id: str) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:

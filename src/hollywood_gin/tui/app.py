@@ -139,13 +139,15 @@ class GinApp(App[None]):
         if self.resume_id is not None:
             self.resume(self.resume_id, first=True)
             return
+        damaged: list[str] = []
+        rows = saved_rows(self.store, "match", damaged=damaged)
+        for error in damaged:  # the others can still be played
+            self.warn(_("A saved match is damaged and left out: {error}").format(error=error))
         if self.new:
-            waiting = len(saved_rows(self.store, "match"))
             self.ask_new_match(first=True)
-            if waiting:
+            if rows:
                 self.game.say(_("Your unfinished matches stay saved: l lists them."))
             return
-        rows = saved_rows(self.store, "match")
         if not rows:
             self.ask_new_match(first=True)
         elif len(rows) == 1:
@@ -169,9 +171,26 @@ class GinApp(App[None]):
             return GameSession.resume(self.store, match_id, bot_factory=self.bot_factory,
                                       hinter=self.hinter)
         except (HollywoodGinError, ImportError) as exc:
-            self.game.say(_("The saved match {id} cannot be resumed: {error}").format(
-                id=match_id[:8], error=exc), error=True)
+            self.warn(_("The saved match {id} cannot be resumed: {error}").format(
+                id=match_id[:8], error=exc))
             return None
+
+    def warn(self, words: str) -> None:
+        """An error the player must see even under a dialog: on the table's message line
+        and as a notice over whatever screen is up."""
+        self.game.say(words, error=True)
+        self.notify(words, severity="error", timeout=12)
+
+    def reload_match(self, match_id: str) -> None:
+        """Another window played on in this match (its saved log moved on): show it as
+        saved, rather than play on from a position that is no longer the match's."""
+        session = self._open(match_id)
+        if session is None:
+            self.game.detach()
+            self.ask_new_match()
+            return
+        self.game.attach(session)
+        self.warn(_("This match was played on in another window: it is shown as saved now."))
 
     def _offer_resume(self, match_id: str) -> None:
         """One unfinished match: resume it, or start a new one (it stays saved)."""

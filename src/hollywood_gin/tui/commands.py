@@ -88,7 +88,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_stats(args: argparse.Namespace) -> int:
     from .stats import export_match, gather, plot_accuracy, render, render_json
 
-    if args.review:
+    if args.review is not None:
         from ..review.commands import print_saved_review
 
         return print_saved_review(args.review, args.db, as_json=args.json, jobs=args.jobs)

@@ -21,6 +21,7 @@ from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandResult, Phase
 from ..i18n import N_, _, ngettext
 from ..melds import discard_choices
+from ..store import StoreConflict
 from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
 from .session import HUMAN, GameSession
@@ -122,6 +123,10 @@ class GameScreen(TableScreen):
                     return  # another match was opened while it thought
                 session.computer_act(action)
                 self.refresh_table()
+        except StoreConflict:
+            self.thinking = False
+            self.gin_app.reload_match(session.id)
+            return
         except HollywoodGinError as exc:
             self.say(_("The computer could not move: {error}").format(error=exc), error=True)
         finally:
@@ -198,6 +203,9 @@ class GameScreen(TableScreen):
             move = session.act(action)
         except IllegalActionError:
             self.refuse(refusal(view, action))
+            return None
+        except StoreConflict:
+            self.gin_app.reload_match(session.id)
             return None
         drawn = set(session.view().hand) - set(view.hand)
         self.new_card = next(iter(drawn)) if drawn else None

@@ -124,12 +124,14 @@ def _sheet_row(store: Store, row: StoredMatch, now: float | None) -> SavedRow:
                     when_words(row.updated_at, now))
 
 
-def saved_rows(store: Store, kind: str | None = None, *, now: float | None = None
-               ) -> list[SavedRow]:
-    """Every unfinished match ("match") and/or sheet ("sheet"), the last played first."""
+def saved_rows(store: Store, kind: str | None = None, *, now: float | None = None,
+               damaged: list[str] | None = None) -> list[SavedRow]:
+    """Every unfinished match ("match") and/or sheet ("sheet"), the last played first; a
+    damaged one is left out, its error appended to ``damaged`` if given."""
     if kind is not None and kind not in _STORE_KIND:
         raise ValueError(f"kind must be 'match' or 'sheet', not {kind!r}")  # a caller's bug
-    rows = store.matches(kind=None if kind is None else _STORE_KIND[kind], status="playing")
+    rows = store.matches(kind=None if kind is None else _STORE_KIND[kind], status="playing",
+                         damaged=[] if damaged is None else damaged)
     out: list[SavedRow] = []
     for row in rows:  # the store gives them newest first (updated_at)
         row_kind = _ROW_KIND.get(row.kind)
@@ -151,7 +153,10 @@ def abandon(store: Store, match_id: str) -> bool:
 def print_saved(store: Store, out: TextIO, kind: str | None = None) -> None:
     """The unfinished matches and sheets as a plain text table (``play --list``, ``score
     --list``)."""
-    rows = saved_rows(store, kind)
+    damaged: list[str] = []
+    rows = saved_rows(store, kind, damaged=damaged)
+    for error in damaged:
+        out.write(_("A saved match is damaged and left out: {error}").format(error=error) + "\n")
     if not rows:
         out.write({"match": _("No unfinished match."), "sheet": _("No unfinished sheet.")}.get(
             kind or "", _("No unfinished match or sheet.")) + "\n")

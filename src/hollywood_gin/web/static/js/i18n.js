@@ -279,6 +279,7 @@ const EN = {
   "announce.result": "The hand is over. {title}. {explain}",
   "announce.joined": "{name} has joined the table.",
   "announce.next": "Hand {n} is dealt.",
+  "announce.drew": "You drew {card}.",
 
   // -- the scoresheet ---------------------------------------------------------------------
   "sheet.hollywood": "Hollywood scoresheet",

@@ -1,7 +1,7 @@
 // The words for moves and hand results: the move log, the last-move line, and what the
 // screen reader is told (an aria-live region) when the opponent moves or a hand ends.
 
-import { pretty } from "./cards.js";
+import { pretty, spoken } from "./cards.js";
 import { el } from "./dom.js";
 import { list, t } from "./i18n.js";
 
@@ -133,6 +133,10 @@ export class Announcer {
     after.hand.history.slice(old).forEach((entry) => {
       if (entry[0] !== after.seat) this.say(moveText(after, entry));
     });
+    // My own draw from the stock: which card it brought is seen only in the hand.
+    const drawn = after.hand.history.slice(old).some(([p, a]) => p === after.seat && a === "draw");
+    const fresh = old ? after.hand.cards.filter((c) => !before.hand.cards.includes(c)) : [];
+    if (drawn && fresh.length === 1) this.say(t("announce.drew", { card: spoken(fresh[0]) }));
     const ended = after.hand.phase === "over"
       && (before.hand.phase !== "over" || before.hand_number !== after.hand_number);
     if (ended) {

@@ -74,6 +74,11 @@ export class ReviewPanel {
     this.load();
   }
 
+  /** Focus into the dialog on opening: Next once there is a move to show, the title until. */
+  focusStart() {
+    (this.nextBtn.disabled ? this.title : this.nextBtn).focus();
+  }
+
   close() {
     this.stopped = true;
     if (this.onClose) this.onClose();
@@ -85,6 +90,8 @@ export class ReviewPanel {
     const title = el("h2", "", this.whole ? t("rv.title_match")
       : t("rv.title_hand", { n: this.wanted[0] }));
     title.id = "rv-title";
+    title.tabIndex = -1; // the dialog's first stop while the review loads
+    this.title = title;
     this.summary = el("p", "rv-summary");
     this.summary.setAttribute("role", "status");
     this.progress = el("div", "rv-progress");
@@ -187,6 +194,7 @@ export class ReviewPanel {
       this.drawButtons();
     } else if (this.flat.length) {
       this.show(0, false);
+      if (document.activeElement === this.title) this.nextBtn.focus();
     }
   }
 
@@ -266,6 +274,7 @@ export class ReviewPanel {
     const review = this.reviews.get(hand);
     const byPly = new Map(review.decisions.map((d, i) => [d.ply, i]));
     const state = { seat: this.seat, names: this.names };
+    const had = this.node.contains(document.activeElement); // before the list is redrawn
     this.moves.replaceChildren();
     const head = el("li", "rv-hand-head", t("rv.hand_head", { n: hand }));
     head.setAttribute("aria-hidden", "true");
@@ -298,7 +307,7 @@ export class ReviewPanel {
     });
     if (current) {
       current.scrollIntoView({ block: "nearest" });
-      if (focus && this.node.contains(document.activeElement)) current.focus({ preventScroll: true });
+      if (focus && had) current.focus({ preventScroll: true });
     }
   }
 

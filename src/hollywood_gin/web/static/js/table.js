@@ -4,6 +4,7 @@
 
 import { cardElement, cardValue, pretty, spoken } from "./cards.js";
 import { button, el } from "./dom.js";
+import { focusPlace, restoreFocus } from "./focus.js";
 import { displayName, list, t } from "./i18n.js";
 import { Announcer, lastOpponentMove, moveText, renderLog } from "./log.js";
 import { animate, bindDrag, snapshot } from "./motion.js";
@@ -69,7 +70,7 @@ export class TableView {
       },
     });
     this.render();
-    this.review.nextBtn.focus();
+    this.review.focusStart();
   }
 
   // -- skeleton ------------------------------------------------------------------------------
@@ -94,6 +95,10 @@ export class TableView {
     this.oppSeat = el("div", "seat opp");
     this.middle = el("div", "middle");
     this.meSeat = el("div", "seat me");
+    // One status line for the whole table, updated in place: a live region that is made
+    // anew at every redraw is never read out.
+    this.statusEl = el("div", "status");
+    this.statusEl.setAttribute("role", "status");
     this.overlay = el("div", "overlay hidden");
     this.overlay.setAttribute("role", "dialog");
     this.overlay.setAttribute("aria-modal", "false");
@@ -313,6 +318,8 @@ export class TableView {
 
   render() {
     const s = this.state;
+    const place = focusPlace(this);
+    const shownBefore = this.shownHand || [];
     this.felt.classList.remove("busy");
     this.felt.classList.toggle("my-turn", this.myTurn());
     this.felt.classList.toggle("offline", !this.online);
@@ -328,6 +335,8 @@ export class TableView {
     renderSheet(this.sheetEl, s);
     renderLog(this.logEl, s);
     this.layoutHand();
+    this.shownHand = s.hand.cards.slice();
+    restoreFocus(this, place, shownBefore);
   }
 
   myTurn() {
@@ -388,7 +397,7 @@ export class TableView {
   renderMiddle() {
     const s = this.state;
     const h = s.hand;
-    this.middle.replaceChildren();
+    [...this.middle.children].forEach((n) => { if (n !== this.statusEl) n.remove(); });
     const live = this.canAct();
     const canDraw = live && this.legal("draw");
     const canTake = live && (this.legal("pick") || this.legal("take"));
@@ -428,13 +437,15 @@ export class TableView {
     bindDrag(this, pile, "pile", top || null);
     this.pileEl = pile;
 
-    const info = el("div", "status");
-    info.setAttribute("role", "status");
-    info.textContent = this.statusText();
+    const words = this.statusText();
+    if (this.statusEl.textContent !== words) this.statusEl.textContent = words;
     const last = lastOpponentMove(s);
     const lastLine = el("div", "last-move", last && h.phase !== "over"
       ? t("log.last", { move: moveText(s, last) }) : "");
-    this.middle.append(stock, pile, info, lastLine);
+    if (this.statusEl.parentNode !== this.middle) this.middle.append(this.statusEl);
+    this.middle.insertBefore(stock, this.statusEl);
+    this.middle.insertBefore(pile, this.statusEl);
+    this.middle.append(lastLine);
   }
 
   statusText() {
@@ -602,6 +613,10 @@ export class TableView {
       && this.overlay.firstChild === panel;
     if (!kept) this.overlay.replaceChildren();
     this.overlay.classList.toggle("hidden", !panel);
+    // The review covers the whole page: it is a modal dialog, the top bar out of reach too.
+    this.overlay.setAttribute("aria-modal", this.review ? "true" : "false");
+    const top = this.root.querySelector(".topbar");
+    if (top) top.inert = Boolean(this.review);
     // What the panel covers cannot be reached by Tab or a screen reader meanwhile.
     [this.oppSeat, this.middle, this.meSeat].forEach((part) => { part.inert = Boolean(panel); });
     const side = this.root.querySelector(".side"); // the review covers the whole page

@@ -1,0 +1,68 @@
+"""A keyboard and screen-reader player at the table (Playwright, Debian's Chromium): the focus
+stays on the table from move to move, the status line is one live region updated in place,
+and a draw from the stock says which card it brought."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hg_web_support import DESKTOP, Server
+
+#: Where the focus is: on the table's controls, or lost to <body>.
+FOCUS = """() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return "body";
+  if (a.closest('.overlay')) return "dialog";
+  if (a.closest('.felt')) return a.dataset.card ? "card" : a.className.split(" ")[0];
+  return "elsewhere";
+}"""
+
+
+def test_the_focus_stays_on_the_table_and_the_drawn_card_is_announced(
+        browser: Any, web: Server) -> None:
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.base + "/")
+    page.locator("label.level", has_text="Beginner").click()
+    page.locator("button", has_text="Play the computer").click()
+    page.wait_for_selector(".hand .card")
+    page.wait_for_function(f"({FOCUS})() !== 'body'")  # the table takes the focus on opening
+    assert page.evaluate(FOCUS) in ("card", "stock", "btn")
+    page.evaluate("document.querySelector('.middle .status').dataset.kept = 'yes'")
+    felt = page.locator(".felt")
+    draws = 0
+    for turn in range(60):
+        page.wait_for_selector(".felt[data-turn=me], .felt[data-phase=over]", timeout=15_000)
+        phase = felt.get_attribute("data-phase")
+        if phase == "over" or draws >= 4:
+            break
+        seq = felt.get_attribute("data-seq")
+        if phase == "offer":
+            page.keyboard.press("p")
+        elif phase == "draw":
+            if turn % 2:  # by the stock's button, reached from the focus it was left on
+                page.locator(".stock").focus()
+                page.keyboard.press("Enter")
+            else:
+                page.keyboard.press("d")
+            draws += 1
+        else:  # by arrow keys and Space twice on a card (select, then throw)
+            page.keyboard.press("ArrowRight")
+            page.keyboard.press("Space")
+            page.keyboard.press("Space")
+        page.wait_for_function("s => document.querySelector('.felt').dataset.seq !== s",
+                               arg=seq, timeout=10_000)
+        where = page.evaluate(FOCUS)
+        assert where in ("card", "stock", "pile", "btn", "dialog"), (turn, phase, where)
+        if phase == "draw" and felt.get_attribute("data-phase") == "discard":
+            # Having drawn, the next move is in the hand: the focus is on a card there.
+            assert where == "card", where
+    assert draws >= 2
+    said = page.locator(".announcer p").all_inner_texts()
+    assert any(line.startswith("You drew ") for line in said), said
+    # The status line is one element, changed in place (a new live region is never read).
+    assert page.evaluate("document.querySelector('.middle .status').dataset.kept") == "yes"
+    assert not errors, errors
+    context.close()
