@@ -42,6 +42,12 @@ def test_good_messages_parse() -> None:
     assert parse_client_message('{"type":"sync","rid":0}') == Sync(0)
 
 
+def test_a_frame_nested_too_deep_is_said_in_words_not_pythons() -> None:
+    with pytest.raises(ProtocolError, match="it nests too deeply") as refused:
+        parse_client_message("[" * 3000)
+    assert refused.value.code == "bad_json" and "recursion" not in refused.value.message
+
+
 @pytest.mark.parametrize(("raw", "code"), [
     ("", "bad_json"),
     ("{", "bad_json"),

@@ -267,6 +267,13 @@ def test_table_creation_and_waiting_sockets_are_limited_per_address(store_url: s
     server = Server(store_url, cli=True, args=("--table-rate", "6", "--table-burst", "3",
                                                "--pending-sockets", "2")).start()
     try:
+        for _ in range(5):  # a form refused for what it asks spends no token
+            wrong = server.post("/api/tables", {"opponent": "alien"})
+            assert (wrong.status_code, wrong.json()["code"]) != (429, "rate")
+            assert wrong.status_code == 400
+        nested = httpx2.post(server.base + "/api/tables", content=b"[" * 4000, trust_env=False,
+                             headers={"origin": server.origin, "content-type": "application/json"})
+        assert (nested.status_code, nested.json()["code"]) == (400, "bad_json")
         for _ in range(3):
             assert server.post("/api/tables", {"opponent": "friend"}).status_code == 201
         refused = server.post("/api/tables", {"opponent": "friend"})

@@ -176,7 +176,7 @@ def create_app(
                                  f"the request body is larger than {MAX_BODY} bytes")
         try:
             data = json.loads(body or b"{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # a body nested too deep is no object either
             raise TableError(400, "bad_json", "the request body must be a JSON object") from None
         if not isinstance(data, dict):
             raise TableError(400, "bad_json", "the request body must be a JSON object")
@@ -206,9 +206,14 @@ def create_app(
             seconds = max(1, round(wait + 0.5))
             raise TableError(429, "rate", f"too many tables created from this address: try "
                              f"again in {seconds} s", retry_after=seconds)
-        out = await lobby.create(opponent=data.get("opponent"), level=data.get("level"),
-                                 preset=data.get("preset"), rules=data.get("rules"),
-                                 name=data.get("name"))
+        try:
+            out = await lobby.create(opponent=data.get("opponent"), level=data.get("level"),
+                                     preset=data.get("preset"), rules=data.get("rules"),
+                                     name=data.get("name"))
+        except TableError as exc:
+            if exc.status == 400:  # refused for what it asked: no table, no token spent
+                creations.refund(address)
+            raise
         ops.table_created(out["table"], data.get("opponent"), data.get("level"),
                           data.get("preset"))
         return out

@@ -84,6 +84,13 @@ class AddressRate:
             return True, 0.0
         return False, bucket.wait()
 
+    def refund(self, address: str) -> None:
+        """Give back the token of a request that was refused for what it asked (a form
+        the player is still mending is not a flood)."""
+        bucket = self._buckets.get(address)
+        if bucket is not None:
+            bucket.tokens = min(float(bucket.burst), bucket.tokens + 1.0)
+
     def _prune(self) -> None:
         if len(self._buckets) < self.max_addresses:
             return

@@ -157,8 +157,11 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         )
     try:
         data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:
         raise ProtocolError("bad_json", f"the frame is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json",
+                            "the frame is not valid JSON: it nests too deeply") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", f"a message must be a JSON object, not {_kind(data)}")
     kind = data.get("type")
