@@ -309,6 +309,26 @@ def test_kept_sheet_store_round_trip(tmp_path: Path) -> None:
     store.close()
 
 
+def test_a_sheet_written_in_another_window_is_reloaded_not_overwritten(tmp_path: Path) -> None:
+    app = KeeperApp(store=Store(_url(tmp_path)), names=NAMES, rules=PRESETS["classic"])
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await _enter(pilot, ["bob 25"])
+        mine = app.kept
+        assert mine is not None
+        other = KeptSheet.open(app.store, mine.id)  # the same sheet, open in another window
+        other.add(parse_entry("alexandra 12", NAMES, PRESETS["classic"]))
+        await _enter(pilot, ["bob 30"])  # this window is behind: nothing is overwritten
+        assert "changed in another window" in _said(app)
+        assert app.kept is not None and app.kept is not mine
+        assert app.kept.sheet.totals == (12, 25)
+        await pilot.press("enter")  # the line is kept in the form: Enter enters it now
+        await pilot.pause()
+        assert app.kept.sheet.totals == (12, 55)
+
+    _run(app, script)
+
+
 def test_a_finished_sheet_refuses_more_hands_by_name(tmp_path: Path) -> None:
     """Regression: "cannot record 5 for player 1" meant Bob, whom the screen calls the
     second player; every message names the players."""

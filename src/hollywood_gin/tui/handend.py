@@ -193,13 +193,16 @@ class HandEndScreen(Dialog[str]):
         last = session.match.finished
         compact = self.app.size.width < 110
         with Vertical():
-            with VerticalScroll(id="end-body"), Horizontal(id="end-cols"):
-                with Vertical(id="end-left"):
-                    yield Static(hand_end_layout(session, self._four), id="layout")
-                    yield Static(hand_end_points(session), id="points")
-                yield Static(sheet_table(session.sheet, session.names,
-                                         title=sheet_title(session.rules),
-                                         compact=compact), id="end-sheet")
+            with VerticalScroll(id="end-body"):
+                with Horizontal(id="end-cols"):
+                    with Vertical(id="end-left"):
+                        yield Static(hand_end_layout(session, self._four), id="layout")
+                    yield Static(sheet_table(session.sheet, session.names,
+                                             title=sheet_title(session.rules),
+                                             compact=compact), id="end-sheet")
+                # The whole width for the words (beside the sheet, at 80 columns, they had
+                # a third of it and ran past the screen's foot).
+                yield Static(hand_end_points(session), id="points")
             with ButtonFlow(id="buttons"):
                 label = _("See the match result (Enter)") if last else _("Next hand (Enter)")
                 yield Button(label, variant="primary", id="next", compact=True)

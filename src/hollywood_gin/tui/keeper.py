@@ -28,7 +28,7 @@ from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet
 from ..errors import HollywoodGinError
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
-from ..store import Store
+from ..store import Store, StoreConflict
 from .keeper_look import entry_lines, games_words, help_text, rules_line, sheet_view
 from .keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen, SheetChoice
 from .keeping import (
@@ -506,6 +506,10 @@ class KeeperApp(App[None]):
         assert kept is not None
         try:
             recorded = kept.add(entry)
+        except StoreConflict:  # another window wrote first: show the sheet as it is saved
+            self.open_sheet(kept.id)
+            self.refuse(_("This sheet was changed in another window: it is shown as saved now."))
+            return False
         except HollywoodGinError as exc:
             self.refuse(str(exc))
             return False

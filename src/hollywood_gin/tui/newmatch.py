@@ -58,10 +58,10 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     }
     NewMatchScreen #form { height: auto; }
     NewMatchScreen #title { margin-bottom: 1; }
-    NewMatchScreen Grid { height: auto; grid-gutter: 0 1; grid-rows: 1; }
+    NewMatchScreen Grid { height: auto; grid-gutter: 0 1; grid-rows: auto; }
     NewMatchScreen #match { grid-size: 4; grid-columns: 13 1fr 13 1fr; }
     NewMatchScreen #options { grid-size: 4; grid-columns: 22 1fr 22 1fr; }
-    NewMatchScreen .label { text-style: bold; }
+    NewMatchScreen .label { text-style: bold; height: auto; }  /* a long name wraps */
     NewMatchScreen .section { text-style: bold; margin-top: 1; }
     NewMatchScreen #note { color: $text-muted; }
     NewMatchScreen #foot { height: auto; dock: bottom; }
