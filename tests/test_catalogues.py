@@ -79,6 +79,21 @@ def test_every_entry_translated_none_fuzzy_and_in_step_with_the_template(
         assert all(forms), f"{lang}: untranslated: {m.id!r}"
 
 
+_GLUED = re.compile(r"[.!?][^\W\d_]")  # a sentence's end with the next one glued on
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_no_translation_has_another_glued_onto_it(lang: str) -> None:
+    """Regression: a msgstr edited by hand ran on into the next message's translation
+    ("...lagret.Denne kampen ble spilt videre..."), and the screen showed both."""
+    catalog = load(LOCALE / lang / "LC_MESSAGES" / "hollywood_gin.po")
+    for m in messages(catalog):
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        if not _GLUED.search(ids[0]):
+            assert not any(_GLUED.search(form) for form in forms), f"{lang}: {forms!r}"
+
+
 def plural_function(catalog: Catalog) -> Callable[[int], int]:
     return gettext.c2py(dict(catalog.mime_headers)["Plural-Forms"].split("plural=", 1)[1]
                         .rstrip(";"))

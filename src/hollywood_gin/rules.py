@@ -195,14 +195,15 @@ class Option:
             value = word.replace("-", "_") if word.replace("-", "_") in self.choices else None
         elif self.kind == "optional_int" and word in _NONE:
             return None
-        elif _INT.fullmatch(word):
+        elif _INT.fullmatch(word) and len(word) <= 12:  # int() refuses 4,301 digits
             number = int(word)
             if (self.low is None or number >= self.low) and (self.high is None
                                                               or number <= self.high):
                 value = number
         if value is None:
             raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
-                name=self.name, text=text, allowed=self.allowed))
+                name=self.name, text=text if len(text) <= 24 else text[:24] + "…",
+                allowed=self.allowed))
         return value
 
     def format(self, value: Any) -> str:

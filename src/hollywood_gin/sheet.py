@@ -70,6 +70,14 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _shown(value: object) -> str:
+    """``repr(value)`` for an error message, but a huge int is not spelt out (``repr`` refuses
+    more than 4,300 digits, and no one reads 30)."""
+    if _is_int(value) and abs(value) >= 10**15:  # type: ignore[arg-type]
+        return ("-" if value < 0 else "") + "10**15 or more"  # type: ignore[operator]
+    return repr(value)
+
+
 class ScoreSheet:
     """A Hollywood scoresheet: mutable, cheap to copy, undoable, saved as its log of won hands."""
 
@@ -91,11 +99,12 @@ class ScoreSheet:
         All checks come before any change, so a refused hand leaves the sheet as it was.
         """
         if not _is_int(player) or player not in (0, 1):
-            raise SheetError(f"player must be 0 or 1, not {player!r}")
+            raise SheetError(f"player must be 0 or 1, not {_shown(player)}")
         if not _is_int(points) or points < 1:
             # R5.8: a won hand always scores at least 1.
             raise SheetError(
-                _("points must be a whole number, 1 or more, not {points!r}").format(points=points))
+                _("points must be a whole number, 1 or more, not {points}").format(
+                    points=_shown(points)))
         if self.finished:
             raise SheetError(
                 # Translators: {columns} is 1 to 5 (the rule option `columns`).

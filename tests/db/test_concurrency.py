@@ -24,6 +24,7 @@ from hollywood_gin.store import (
     PendingAction,
     PersistentMatch,
     Store,
+    StoreConflict,
     parse_announcement,
 )
 
@@ -86,6 +87,26 @@ def test_two_writers_racing_on_one_step_land_exactly_once(url: str) -> None:
             other.applied(theirs, action)
         stored = first.load(pm.id)
         assert [a.seq for a in stored.actions] == list(range(40))
+    finally:
+        first.close()
+        second.close()
+
+
+def test_an_undo_by_a_writer_that_is_behind_forgets_nothing(url: str) -> None:
+    """Undo (``truncate``) checks the count it was given under the row's lock: a window that
+    is behind the saved match never deletes the moves another one saved."""
+    first, second = Store(url), Store(url)
+    try:
+        pm = first.new_match(rules=Rules(), seed=12, players=("a", "b"))
+        for _ in range(4):
+            pm.act(parse_action(_next(pm)))
+        other = second.open_match(pm.id)
+        other.act(parse_action(_next(other)))
+        with pytest.raises(StoreConflict, match="has 5 actions saved, not 4"):
+            pm.undo_to(2)
+        assert [a.seq for a in first.load(pm.id).actions] == list(range(5))
+        other.undo_to(2)  # the writer that is up to date may
+        assert [a.seq for a in first.load(pm.id).actions] == [0, 1]
     finally:
         first.close()
         second.close()

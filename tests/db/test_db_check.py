@@ -12,6 +12,17 @@ from hollywood_gin.cli import main
 from hollywood_gin.store import Store
 
 
+def _damage_and_check(store: Store, url: str, sql: str, match_id: str,
+                      capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``sql`` on one saved match behind the store's back, then ``db check``: it must
+    fail, and its report is returned."""
+    with store.engine.begin() as conn:
+        conn.execute(text(sql), {"id": match_id})
+    store.close()
+    assert main(["db", "check", "--db", url]) == 1
+    return capsys.readouterr().out
+
+
 def test_db_check_replays_every_match_and_names_a_damaged_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -25,12 +36,9 @@ def test_db_check_replays_every_match_and_names_a_damaged_one(
     assert main(["db", "check", "--db", url]) == 0
     assert "2 of 2 saved matches replay (7 actions)" in capsys.readouterr().out
 
-    with store.engine.begin() as conn:  # a log that no longer replays
-        conn.execute(text("UPDATE hg_actions SET action = 'knock Ah' WHERE match_id = :id"),
-                     {"id": bad.id})
-    store.close()
-    assert main(["db", "check", "--db", url]) == 1
-    out = capsys.readouterr().out
+    out = _damage_and_check(store, url,  # a log that no longer replays
+                            "UPDATE hg_actions SET action = 'knock Ah' WHERE match_id = :id",
+                            bad.id, capsys)
     assert f"does not replay: {bad.id}" in out and "1 of 2 saved matches replay" in out
 
 
@@ -46,10 +54,6 @@ def test_db_check_reads_a_keeper_sheet_and_reports_a_damaged_row(
     assert main(["db", "check", "--db", url]) == 0  # a sheet's hands are not card actions
     assert "1 of 1 saved matches replay" in capsys.readouterr().out
     damaged = store.new_match(rules=Rules(), seed=5, players=("c", "d"))
-    with store.engine.begin() as conn:
-        conn.execute(text("UPDATE hg_matches SET rules = '{' WHERE id = :id"),
-                     {"id": damaged.id})
-    store.close()
-    assert main(["db", "check", "--db", url]) == 1
-    out = capsys.readouterr().out
+    out = _damage_and_check(store, url, "UPDATE hg_matches SET rules = '{' WHERE id = :id",
+                            damaged.id, capsys)
     assert f"saved match {damaged.id} is damaged" in out and "1 of 2 saved matches" in out

@@ -162,6 +162,39 @@ def test_a_match_played_on_in_another_window_is_reloaded_not_a_crash(store: Stor
     assert _status(store, match_id) == "playing"
 
 
+def test_an_undo_in_a_window_behind_the_saved_match_takes_nothing_back(store: Store) -> None:
+    """Regression: an undo in a stale window deleted the moves another window had saved."""
+    match_id = _match(store, level=1)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await settle(pilot, app)
+            mine = app.session
+            assert mine is not None and mine.human_to_act
+            await pilot.press("x" if mine.view().phase.value == "offer" else "s")
+            await settle(pilot, app)
+            assert mine.can_undo
+            other = GameSession.resume(store, match_id)  # another window plays on
+            while not other.match.hand.is_over and len(other.match.hand.history) < 8:
+                if other.human_to_act:
+                    other.act(scripted_action(other.view()))
+                else:
+                    other.computer_act(other.computer_choice())
+            saved = [a.action for a in store.load(match_id).actions]
+            await pilot.press("u")
+            await settle(pilot, app)
+            assert [a.action for a in store.load(match_id).actions] == saved
+            assert app.session is not None and app.session is not mine  # reloaded, as saved
+            assert app.session.match.hand.history == other.match.hand.history
+            assert "played on in another window" in screen_text(app)
+            assert not store.load(match_id).meta.get("assisted")  # nothing was undone
+
+    asyncio.run(run())
+
+
 def test_one_click_on_a_saved_match_opens_it(store: Store) -> None:
     """Regression: a saved match in the list opened only on a second click."""
     older = _match(store, level=2, moves=2)

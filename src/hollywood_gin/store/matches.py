@@ -321,9 +321,19 @@ class Store(SeatsAndLeases, Reviews):
             ))
         self._notify(conn, [action_line(item)])
 
-    def truncate(self, match_id: str, keep: int) -> None:
-        """Forget every action from ``keep`` on (undo), and the results of the hands they ended."""
-        with self._tx() as conn:
+    def truncate(self, match_id: str, keep: int, *, saved: int | None = None) -> None:
+        """Forget every action from ``keep`` on (undo), and the results of the hands they ended.
+
+        ``saved`` is how many actions the caller believes are saved: if another writer has
+        saved more (or fewer) since, nothing is forgotten and :class:`StoreConflict` is
+        raised, so an undo in a stale window never deletes another window's moves."""
+        with self._write_tx() as conn:
+            if saved is not None:
+                count = conn.execute(select(matches_table.c.action_count).where(
+                    matches_table.c.id == match_id).with_for_update()).scalar()
+                if count != saved:
+                    raise StoreConflict(f"match {match_id} has {count} actions saved, not "
+                                        f"{saved}: another window played on")
             first_removed = conn.execute(
                 select(actions_table.c.hand_number).where(
                     actions_table.c.match_id == match_id, actions_table.c.seq == keep)

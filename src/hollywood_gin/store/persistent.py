@@ -116,7 +116,7 @@ class PersistentMatch:
         """Go back to the state after the first ``keep`` actions (undo against the computer)."""
         if not 0 <= keep <= self.action_count:
             raise StoreError(f"cannot undo to action {keep}: the match has {self.action_count}")
-        self.store.truncate(self.id, keep)
+        self.store.truncate(self.id, keep, saved=self.action_count)
         fresh = self.store.open_match(self.id)
         self.match = fresh.match
         self.action_count = fresh.action_count

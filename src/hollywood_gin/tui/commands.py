@@ -119,6 +119,15 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def name_needs_letter(first: str, second: str) -> str | None:
+    """Why these names cannot head a score sheet, or None: the entry line reads 1 and 2 as
+    the first and second player, so each name needs a letter (the keeper's dialog and
+    ``--names`` alike)."""
+    if all(any(ch.isalpha() for ch in name) for name in (first, second)):
+        return None
+    return _("A name needs a letter: 1 and 2 already stand for the first and second player.")
+
+
 def _names(given: list[str] | None) -> tuple[str, str] | None:
     """``--names alice bob`` or ``--names alice,bob``: two different names (with a comma,
     the words between commas make one name: ``--names Mary Ann,Bob``)."""
@@ -134,6 +143,9 @@ def _names(given: list[str] | None) -> tuple[str, str] | None:
     if parts[0].casefold() == parts[1].casefold():
         raise HollywoodGinError(_("--names: the two players need different names, not {name} "
                                   "twice").format(name=parts[0]))
+    unreadable = name_needs_letter(parts[0], parts[1])
+    if unreadable:
+        raise HollywoodGinError("--names: " + unreadable)
     too_long = [part for part in parts if len(part) > NAME_LIMIT]
     if too_long:
         raise HollywoodGinError(_("--names: a name has at most {limit} characters, not "

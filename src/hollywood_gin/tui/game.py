@@ -395,6 +395,9 @@ class GameScreen(TableScreen):
             return
         try:
             undone = session.undo()
+        except StoreConflict:  # played on in another window: nothing was taken back here
+            self.gin_app.reload_match(session.id)
+            return
         except HollywoodGinError as exc:
             self.refuse(sentence(str(exc)))
             return

@@ -37,10 +37,10 @@ from .keeping import (
     EntryQuestion,
     HandEntry,
     KeptSheet,
+    entry_examples,
     entry_how,
     hand_points,
     parse_entry,
-    vocabulary,
 )
 from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
@@ -123,7 +123,8 @@ class KeeperApp(App[None]):
             with Vertical(id="right"):
                 # The entry line stays in view; what is said and the form scroll below it.
                 yield Static(_("Enter a hand: who won it first"), id="entry-label")
-                yield Input(placeholder=self._example("bob"), id="quick")
+                yield Input(placeholder=" · ".join(entry_examples(self.rules, "bob")[:2]),
+                            id="quick")
                 with VerticalScroll(id="below", can_focus=False):
                     yield Static("", id="preview")
                     yield Static("", id="message")
@@ -285,20 +286,12 @@ class KeeperApp(App[None]):
         if not big.display and big.value:
             big.value = False
         first = kept.names[0].split()[0].lower()
-        self.query_one("#quick", Input).placeholder = self._example(first, gin=True)
+        self.query_one("#quick", Input).placeholder = " · ".join(
+            entry_examples(kept.rules, first))
         self.say("")
         self._form_changed()
         self.refresh_sheet()
         self.query_one("#quick", Input).focus()
-
-    @staticmethod
-    def _example(name: str, gin: bool = False) -> str:
-        """Entry lines in the language in force, as the entry line's placeholder."""
-        said = vocabulary()
-        lines = [f"{name} 25", f"{name} {said.knock[0]} 3 10"]
-        if gin:
-            lines.append(f"{name} {said.gin[0]} 12")
-        return " · ".join(lines)
 
     # -- showing -----------------------------------------------------------------------
 
@@ -506,9 +499,8 @@ class KeeperApp(App[None]):
         assert kept is not None
         try:
             recorded = kept.add(entry)
-        except StoreConflict:  # another window wrote first: show the sheet as it is saved
-            self.open_sheet(kept.id)
-            self.refuse(_("This sheet was changed in another window: it is shown as saved now."))
+        except StoreConflict:
+            self._changed_elsewhere(kept.id)
             return False
         except HollywoodGinError as exc:
             self.refuse(str(exc))
@@ -524,6 +516,13 @@ class KeeperApp(App[None]):
         self.refresh_sheet()
         return True
 
+    def _changed_elsewhere(self, sheet_id: str) -> None:
+        """Another window wrote first: show the sheet as saved, and forget what ctrl+y would
+        put back (it was taken back from the sheet as it was)."""
+        self.open_sheet(sheet_id)
+        self.undone = []
+        self.refuse(_("This sheet was changed in another window: it is shown as saved now."))
+
     def on_sheet(self) -> bool:
         """The sheet's screen is in front (no dialog over it): its keys may act."""
         return self.kept is not None and self.screen is self.screen_stack[0]
@@ -534,6 +533,9 @@ class KeeperApp(App[None]):
             return
         try:
             entry = kept.undo()[1]
+        except StoreConflict:
+            self._changed_elsewhere(kept.id)
+            return
         except HollywoodGinError as exc:
             self.refuse(str(exc))
             return
@@ -550,11 +552,9 @@ class KeeperApp(App[None]):
             self.refuse(_("nothing to put back: no hand has been taken back since the last "
                           "one entered"))
             return
-        entry = self.undone.pop()
         undone = self.undone
-        if not self.add(entry):
-            undone.append(entry)
-        self.undone = undone
+        if self.add(undone[-1]):  # which forgets the others, unless put back here
+            self.undone = undone[:-1]
 
     def action_help(self) -> None:
         names = self.kept.names if self.kept else (self.names or (_("Player 1"), _("Player 2")))

@@ -21,6 +21,7 @@ from textual.widgets import Button, Input, Label, Markdown, Select, Static
 from ..errors import RulesError
 from ..i18n import N_, _
 from ..rules import OPTIONS, PRESETS, Option, Rules
+from .commands import name_needs_letter
 from .keeper_look import option_value_words
 from .rulewords import preset_label
 from .widgets import Worded
@@ -358,10 +359,9 @@ class NewSheetScreen(Worded, ModalScreen["SheetChoice | None"]):
             problem.update(_("The two players need different names."))
             self.query_one("#name1", Input).focus()
             return
-        if not any(ch.isalpha() for ch in first + second) or first.isdigit() or \
-                second.isdigit():
-            problem.update(_("A name needs a letter: 1 and 2 already stand for the first "
-                             "and second player."))
+        unreadable = name_needs_letter(first, second)
+        if unreadable:
+            problem.update(unreadable)
             return
         rules = self._check()
         if rules is None:

@@ -32,6 +32,7 @@ __all__ = [
     "HandEntry",
     "KeptSheet",
     "Range",
+    "entry_examples",
     "entry_how",
     "example_lines",
     "hand_points",
@@ -200,13 +201,15 @@ def hand_points(
         else:
             bonus = rules.gin_bonus
         return HandEntry(winner, bonus + d, kind, 0, d)
+    if kind in ("knock", "undercut"):  # the counts first: a count no hand shows says so
+        knocker, defender = (who, other) if kind == "knock" else (other, who)
+        _check_count(k, _("{name}'s").format(name=knocker))
+        _check_count(d, _("{name}'s").format(name=defender))
     if kind == "knock":
         _check_knock(k, who, rules)
         if k == 0:
             raise EntryError(_("{name} knocked with 0: that is gin (R2.5); enter it as "
                                "gin").format(name=who))
-        _check_count(k, _("{name}'s").format(name=who))
-        _check_count(d, _("{name}'s").format(name=other))
         if k >= d:
             raise EntryError(_("{name} knocked with {knocker} against {other}'s {defender}: "
                                "that is not a win but an undercut by {other} (R5.6)").format(
@@ -217,7 +220,6 @@ def hand_points(
         if k == 0:
             raise EntryError(_("{name} had no deadwood: that is gin, which cannot be "
                                "undercut (R5.7)").format(name=other))
-        _check_count(d, _("{name}'s").format(name=who))
         if d > k:
             raise EntryError(_("no undercut: {knocker}'s {count} is less than {name}'s "
                                "{defender}, so {knocker} won the knock (R5.5)").format(
@@ -264,12 +266,24 @@ def _player(token: str, names: tuple[str, str]) -> int:
                        "or 1 or 2").format(token=token, first=names[0], second=names[1]))
 
 
+_WHOLE = re.compile(r"[+-]?\d+")
+
+
 def _number(token: str, what: str) -> int:
-    try:
-        return int(token.lstrip("+"))
-    except ValueError:
+    if not _WHOLE.fullmatch(token):
         raise EntryError(_("{what} must be a whole number, not {token!r}").format(
-            what=what, token=token)) from None
+            what=what, token=token))
+    if len(token.lstrip("+-")) > 30:  # int() refuses 4,301 digits, and no one reads 31
+        raise EntryError(_("{what} {token}: that number is far too large").format(
+            what=what, token=token if len(token) <= 12 else token[:12] + "…"))
+    return int(token.lstrip("+"))
+
+
+def _count(token: str, what: str, whose: str) -> int:
+    """A deadwood count typed on the entry line: 0 to the most ten cards can hold."""
+    value = _number(token, what)
+    _check_count(value, whose)
+    return value
 
 
 # The words the entry line reads, in English and in the language in force.
@@ -315,6 +329,19 @@ def vocabulary() -> Vocabulary:
                       big_gin=words(_BIG_GIN), big=words(_BIG), filler=frozenset(words(_FILLER)))
 
 
+def entry_examples(rules: Rules, name: str, *, undercut: bool = False) -> list[str]:
+    """Entry lines for ``name`` that these rules take (a knock within the knock limit, none
+    where only gin ends a hand), for the entry line's placeholder and its errors."""
+    said = vocabulary()
+    lines = [f"{name} 25"]
+    limit = max_knock_limit(rules)
+    if limit >= 1:
+        lines.append(f"{name} {said.knock[0]} {min(3, limit)} 10")
+        if undercut:
+            lines.append(f"{name} {said.undercut[0]} {min(8, limit)} {max(0, min(8, limit) - 3)}")
+    return [*lines, f"{name} {said.gin[0]} 12"]
+
+
 def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]:
     """The quick-entry lines the help shows, with what each means, for these players and
     rules (a knock example within the knock limit, big gin only where it is played)."""
@@ -355,12 +382,10 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     """
     said = vocabulary()
     words = [w for w in text.lower().replace(",", " ").split() if w not in said.filler]
-    if len(words) >= 3 and words[1] in said.big and words[2] in said.gin:
-        words[1:3] = [said.big_gin[0]]
     if not words:
         # Translators: {examples} are entry lines like 'bob 25', 'bob knocks 3 10'.
         raise EntryError(_("type a hand, like {examples}").format(examples=", ".join(
-            f"'bob {line}'" for line in ("25", f"{said.knock[0]} 3 10", f"{said.gin[0]} 12"))))
+            f"'{line}'" for line in entry_examples(rules, "bob"))))
     if len(words) == 1:
         # Translators: {example} is an entry line like 'bob 25', {words} the words for how
         # the hand ended (knocks, undercuts, gin).
@@ -376,11 +401,13 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
         words = [words[0], *words[length:]]
     else:
         player = _player(words[0], names)
+    if len(words) >= 3 and words[1] in said.big and words[2] in said.gin:
+        words[1:3] = [said.big_gin[0]]
     who, other = names[player], names[1 - player]
     verb = words[1]
     numbers = words[2:]
-    if len(words) == 2 and re.fullmatch(r"[+-]?\d+", verb):
-        points = int(verb)
+    if len(words) == 2 and _WHOLE.fullmatch(verb):
+        points = _number(verb, who)
         _check_points(points, who, rules)
         return HandEntry(player, points)
     if verb in said.gin or verb in said.big_gin:
@@ -388,7 +415,8 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
         if len(numbers) != 1:
             raise EntryError(_("after '{verb}' type {other}'s deadwood: '{line}'").format(
                 verb=verb, other=other, line=f"{words[0]} {verb} 12"))
-        count = _number(numbers[0], _("{name}'s deadwood").format(name=other))
+        count = _count(numbers[0], _("{name}'s deadwood").format(name=other),
+                       _("{name}'s").format(name=other))
         return hand_points(rules, winner=player, kind=kind, defender_deadwood=count,
                            names=names)
     if verb in said.knock or verb in said.undercut or verb == _UNDERCUT_ASKED:
@@ -397,8 +425,10 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
                                "first: '{line}'").format(
                 verb=verb, line=f"{words[0]} {verb} 3 10" if verb in said.knock else
                 f"{words[0]} {verb} 8 5"))
-        first = _number(numbers[0], _("the knocker's deadwood"))
-        second = _number(numbers[1], _("the other deadwood"))
+        # Translators: "the knocker's" and "the other player's" start the sentence
+        # "... deadwood must be 0 to 98".
+        first = _count(numbers[0], _("the knocker's deadwood"), _("the knocker's"))
+        second = _count(numbers[1], _("the other deadwood"), _("the other player's"))
         if verb in said.knock:
             try:
                 return hand_points(rules, winner=player, kind="knock", knocker_deadwood=first,
@@ -441,8 +471,8 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
                            "'{name} 25'").format(text=text.strip(), name=words[0]))
     # Translators: {examples} are entry lines like 'bob 25', 'bob knocks 3 10'.
     raise EntryError(_("cannot read {text!r}: say how the hand ended, like {examples}").format(
-        text=text.strip(), examples=", ".join(f"'{words[0]} {line}'" for line in (
-            "25", f"{said.knock[0]} 3 10", f"{said.undercut[0]} 8 5", f"{said.gin[0]} 12"))))
+        text=text.strip(), examples=", ".join(
+            f"'{line}'" for line in entry_examples(rules, words[0], undercut=True))))
 
 
 def _undercut(rules: Rules, winner: int, knocker: int, defender: int,
@@ -553,7 +583,7 @@ class KeptSheet:
         if not self.sheet.entries:
             raise EntryError(_("nothing to undo: no hand has been entered"))
         keep = len(self.sheet.entries) - 1
-        self.store.truncate(self.id, keep)
+        self.store.truncate(self.id, keep, saved=keep + 1)
         removed = self.sheet.undo()
         entry = self.hands.pop()
         self.old_hows.pop(keep, None)
