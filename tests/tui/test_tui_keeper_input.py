@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_helpers import rendered
 
@@ -32,6 +34,22 @@ def _url(tmp_path: Path) -> str:
 
 def _saved(store: Store, kept: KeptSheet) -> list[str]:
     return [a.action for a in store.load(kept.id).actions]
+
+
+def _keeper(tmp_path: Path, script: Callable[[KeeperApp, Store, Pilot[Any]], Awaitable[None]]
+            ) -> int | None:
+    """Run ``script`` on a keeper at 80x24 with a classic sheet open; its return code."""
+    store = Store(_url(tmp_path))
+    app = KeeperApp(store=store, names=NAMES, rules=CLASSIC)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(app, store, pilot)
+
+    asyncio.run(run())
+    store.close()
+    return app.return_code
 
 
 def _message(app: KeeperApp) -> str:
@@ -115,38 +133,32 @@ def test_undo_in_a_window_behind_the_saved_sheet_takes_nothing_back(tmp_path: Pa
 
 
 def test_undo_and_redo_in_a_stale_window_reload_the_sheet(tmp_path: Path) -> None:
-    store = Store(_url(tmp_path))
-    app = KeeperApp(store=store, names=NAMES, rules=CLASSIC)
+    async def script(app: KeeperApp, store: Store, pilot: Pilot[Any]) -> None:
+        kept = app.kept
+        assert kept is not None
+        for line in ("bob 10", "alexandra 18"):
+            kept.add(parse_entry(line, NAMES, CLASSIC))
+        app.refresh_sheet()
+        await pilot.press("ctrl+z")  # takes back "alexandra 18": ctrl+y could put it back
+        await pilot.pause()
+        assert app.undone and _saved(store, kept) == ["1 10"]
+        other = KeptSheet.open(store, kept.id)
+        other.add(parse_entry("bob 4", NAMES, CLASSIC))
+        await pilot.press("ctrl+y")  # behind: nothing is put back over the other hand
+        await pilot.pause()
+        assert "changed in another window" in _message(app)
+        assert _saved(store, kept) == ["1 10", "1 4"] and app.undone == []
+        assert app.kept is not None and app.kept.sheet.totals == (0, 14)
+        other.add(parse_entry("alexandra 5", NAMES, CLASSIC))
+        await pilot.press("ctrl+z")  # behind again: the other window's hand stays
+        await pilot.pause()
+        assert _saved(store, kept) == ["1 10", "1 4", "0 5"]
+        assert app.kept.sheet.totals == (5, 14)
+        await pilot.press("ctrl+z")  # now up to date: its last hand is taken back
+        await pilot.pause()
+        assert _saved(store, kept) == ["1 10", "1 4"]
 
-    async def run() -> None:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            kept = app.kept
-            assert kept is not None
-            for line in ("bob 10", "alexandra 18"):
-                kept.add(parse_entry(line, NAMES, CLASSIC))
-            app.refresh_sheet()
-            await pilot.press("ctrl+z")  # takes back "alexandra 18": ctrl+y could put it back
-            await pilot.pause()
-            assert app.undone and _saved(store, kept) == ["1 10"]
-            other = KeptSheet.open(store, kept.id)
-            other.add(parse_entry("bob 4", NAMES, CLASSIC))
-            await pilot.press("ctrl+y")  # behind: nothing is put back over the other hand
-            await pilot.pause()
-            assert "changed in another window" in _message(app)
-            assert _saved(store, kept) == ["1 10", "1 4"] and app.undone == []
-            assert app.kept is not None and app.kept.sheet.totals == (0, 14)
-            other.add(parse_entry("alexandra 5", NAMES, CLASSIC))
-            await pilot.press("ctrl+z")  # behind again: the other window's hand stays
-            await pilot.pause()
-            assert _saved(store, kept) == ["1 10", "1 4", "0 5"]
-            assert app.kept.sheet.totals == (5, 14)
-            await pilot.press("ctrl+z")  # now up to date: its last hand is taken back
-            await pilot.pause()
-            assert _saved(store, kept) == ["1 10", "1 4"]
-
-    asyncio.run(run())
-    store.close()
+    _keeper(tmp_path, script)
 
 
 def test_a_huge_number_in_a_sheet_is_a_sheet_error() -> None:
@@ -161,23 +173,15 @@ def test_a_huge_number_in_a_sheet_is_a_sheet_error() -> None:
 
 def test_an_entry_line_of_a_huge_number_keeps_the_keeper_running(tmp_path: Path) -> None:
     """Regression: the entry line's preview read the number as it was typed and crashed."""
-    store = Store(_url(tmp_path))
-    app = KeeperApp(store=store, names=NAMES, rules=CLASSIC)
+    async def script(app: KeeperApp, store: Store, pilot: Pilot[Any]) -> None:
+        app.query_one("#quick", Input).value = "bob " + HUGE
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "that number is far too large" in _message(app)
+        assert app.kept is not None and app.kept.sheet.entries == ()
 
-    async def run() -> Any:
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            line = app.query_one("#quick", Input)
-            line.value = "bob " + HUGE
-            await pilot.pause()
-            await pilot.press("enter")
-            await pilot.pause()
-            assert "that number is far too large" in _message(app)
-            assert app.kept is not None and app.kept.sheet.entries == ()
-        return app.return_code
-
-    assert asyncio.run(run()) in (None, 0)
-    store.close()
+    assert _keeper(tmp_path, script) in (None, 0)
 
 
 def test_r5_1_the_examples_a_bad_line_gets_are_lines_these_rules_take() -> None:
