@@ -160,7 +160,9 @@ def check_writable(path: str) -> None:
     """Refuse, before any work, a file the command could not create or overwrite (so a long
     run never ends in an unwritable path); the error names the path."""
     folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
+    if not path.strip():
+        reason = _("no file name was given")
+    elif os.path.isdir(path):
         reason = _("it is a folder")
     elif not os.path.isdir(folder):
         reason = _("there is no folder {folder}").format(folder=folder)
@@ -169,7 +171,8 @@ def check_writable(path: str) -> None:
         reason = _("permission denied")
     else:
         return
-    raise HollywoodGinError(_("cannot write {path}: {reason}").format(path=path, reason=reason))
+    raise HollywoodGinError(_("cannot write {path}: {reason}").format(path=path or "''",
+                                                                     reason=reason))
 
 
 def writable_file(text: str) -> str:
@@ -179,6 +182,21 @@ def writable_file(text: str) -> str:
     except HollywoodGinError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return text
+
+
+#: The picture formats ``--plot`` writes (Matplotlib's, told by the file name's ending).
+PICTURE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "webp", "tif", "tiff", "eps", "ps")
+
+
+def picture_file(text: str) -> str:
+    """An argparse type: a picture the command can write, its format told by its ending, so
+    that a long run never ends in a format Matplotlib does not write."""
+    suffix = os.path.splitext(text)[1].lower().lstrip(".")
+    if text.strip() and suffix not in PICTURE_FORMATS:
+        raise argparse.ArgumentTypeError(_("cannot draw {path}: a picture's file name ends in "
+                                           "{formats}").format(
+            path=text, formats=", ".join("." + f for f in PICTURE_FORMATS)))
+    return writable_file(text)
 
 
 def _cards_json(cards: Sequence[Card]) -> list[str]:

@@ -74,3 +74,14 @@ def test_level_3_knocks_where_level_4_waits_and_both_are_the_greedy_heuristic() 
                 assert view.opponent_card_count == 10  # a real decision, not a forced one
             hand.apply(four, hand.to_act)
     assert differ > 0
+
+
+def test_a_bot_spec_reads_its_name_with_spaces_around_it() -> None:
+    """Regression: "expert :samples=4" was "no bot named ..." while spaces after the colon
+    and around the settings were read."""
+    from hollywood_gin.bots import make_bot
+
+    spaced = make_bot("expert :samples=4 , min_samples=4", seed=1)
+    plain = make_bot("expert:samples=4,min_samples=4", seed=1)
+    assert spaced.settings == plain.settings  # type: ignore[attr-defined]
+    assert make_bot(" Greedy ", seed=1).name == "greedy"

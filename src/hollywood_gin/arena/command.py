@@ -13,10 +13,17 @@ from .report import plot_report
 from .runner import ProgressBar, run_arena
 
 
+def _ray_address(text: str) -> str:
+    """An argparse type: a Ray address, never empty (Ray's own error is a traceback)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the Ray address is empty: give 'auto' or host:port")
+    return text
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``arena`` subcommand to the main command line."""
     from ..bots import BOT_NAMES
-    from ..cli import add_rules_arguments, whole, writable_file
+    from ..cli import add_rules_arguments, picture_file, whole
 
     parser = subparsers.add_parser(
         "arena",
@@ -41,13 +48,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         help="seed of every deal (default 0)")
     parser.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
                         help="parallel processes (default 1)")
-    parser.add_argument("--ray", metavar="ADDRESS",
+    parser.add_argument("--ray", metavar="ADDRESS", type=_ray_address,
                         help="run on a Ray cluster ('auto': $RAY_ADDRESS or a local Ray; "
                         "needs the 'cluster' extra) instead of --jobs local processes")
     parser.add_argument("--engine", choices=ENGINES, default="ours",
                         help="'openspiel' plays single hands in OpenSpiel's gin_rummy")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--plot", metavar="FILE", type=writable_file,
+    parser.add_argument("--plot", metavar="FILE", type=picture_file,
                         help="save a picture of the results (needs the 'plot' extra)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)

@@ -32,6 +32,11 @@ BOT_NAMES: tuple[str, ...] = (
 )
 
 
+def _short(text: str) -> str:
+    """A spec for an error message: a value of 5,000 digits is not repeated whole."""
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
 def _parse_settings(text: str, spec: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
@@ -45,8 +50,8 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
             out[key.strip()] = number
         except ValueError:
             raise BotError(
-                f"cannot read bot setting {item!r} in {spec!r}: expected name=number "
-                "(a finite number)"
+                f"cannot read bot setting {_short(item)!r} in {_short(spec)!r}: expected "
+                "name=number (a finite number, of at most 300 digits)"
             ) from None
     return out
 
@@ -57,7 +62,7 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
     if not isinstance(spec, str):
         raise BotError(f"a bot spec must be a name like 'greedy', not {spec!r}")
     name, _, settings_text = spec.strip().partition(":")
-    name = name.lower()
+    name = name.strip().lower()
     settings = _parse_settings(settings_text, spec)
     bot: Bot
     if name == "random":

@@ -11,7 +11,15 @@ import argparse
 import sys
 from typing import Any
 
-from ..cli import add_rules_arguments, check_writable, number, rules_given, rules_of, whole
+from ..cli import (
+    add_rules_arguments,
+    check_writable,
+    number,
+    picture_file,
+    rules_given,
+    rules_of,
+    whole,
+)
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext
 from ..rules import Rules
@@ -95,7 +103,6 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     if args.export:
         check_writable(args.export[1])
     if args.plot:
-        check_writable(args.plot)
         import matplotlib  # noqa: F401  # a missing plot extra is named before any work
     store = _open_store(args.db)
     try:
@@ -240,7 +247,7 @@ def register(subparsers: Any) -> None:
                                 command="'hollywood-gin review --saved'"))
     stats.add_argument("--jobs", type=whole(1, 64), default=1,
                        help=_("processes for --review (default 1)"))
-    one.add_argument("--plot", metavar=_("FILE"), default=None,
+    one.add_argument("--plot", metavar=_("FILE"), default=None, type=picture_file,
                      help=_("write a PNG of your accuracy per reviewed match over time, by "
                             "level (needs the 'plot' extra)"))
     stats.add_argument("--db", default=None, metavar=url, help=db_help)
