@@ -21,3 +21,9 @@ class IllegalActionError(HollywoodGinError):
 
 class RecordError(HollywoodGinError):
     """A match record is malformed, of an unknown version, or does not replay."""
+
+
+def shortened(text: str, most: int) -> str:
+    """``text`` for an error message, cut after ``most`` characters: a value of 5,000 digits
+    is named, not repeated whole."""
+    return text if len(text) <= most else text[:most] + "…"

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .errors import RulesError
+from .errors import RulesError, shortened
 from .i18n import N_, _
 
 __all__ = ["OPTIONS", "PRESETS", "PRESET_LABELS", "EntryRule", "NextDealer", "Option", "Rules",
@@ -202,7 +202,7 @@ class Option:
                 value = number
         if value is None:
             raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
-                name=self.name, text=text if len(text) <= 24 else text[:24] + "…",
+                name=self.name, text=shortened(text, 24),
                 allowed=self.allowed))
         return value
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ..errors import shortened
 from ..hand import HandView
 from ..sheet import ScoreSheet
 from .base import Bot, BotError, Hint, Reason
@@ -32,11 +33,6 @@ BOT_NAMES: tuple[str, ...] = (
 )
 
 
-def _short(text: str) -> str:
-    """A spec for an error message: a value of 5,000 digits is not repeated whole."""
-    return text if len(text) <= 60 else text[:60] + "…"
-
-
 def _parse_settings(text: str, spec: str) -> dict[str, float]:
     out: dict[str, float] = {}
     for item in filter(None, (p.strip() for p in text.split(","))):
@@ -50,8 +46,9 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
             out[key.strip()] = number
         except ValueError:
             raise BotError(
-                f"cannot read bot setting {_short(item)!r} in {_short(spec)!r}: expected "
-                "name=number (a finite number, of at most 300 digits)"
+                f"cannot read bot setting {shortened(item, 60)!r} in "
+                f"{shortened(spec, 60)!r}: expected name=number (a finite number, of at most "
+                "300 digits)"
             ) from None
     return out
 

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..errors import HollywoodGinError
+from ..errors import HollywoodGinError, shortened
 from ..i18n import N_, _
 from ..rules import Rules
 from ..sheet import ScoreSheet, SheetEntry, SheetError
@@ -275,7 +275,7 @@ def _number(token: str, what: str) -> int:
             what=what, token=token))
     if len(token.lstrip("+-")) > 30:  # int() refuses 4,301 digits, and no one reads 31
         raise EntryError(_("{what} {token}: that number is far too large").format(
-            what=what, token=token if len(token) <= 12 else token[:12] + "…"))
+            what=what, token=shortened(token, 12)))
     return int(token.lstrip("+"))
 
 
@@ -329,16 +329,27 @@ def vocabulary() -> Vocabulary:
                       big_gin=words(_BIG_GIN), big=words(_BIG), filler=frozenset(words(_FILLER)))
 
 
+def _example_counts(rules: Rules) -> tuple[int, int, int] | None:
+    """The counts of the examples: a knock's, and an undercut knock's and its defender's,
+    within the knock limit; None where only gin ends a hand."""
+    limit = max_knock_limit(rules)
+    if limit < 1:
+        return None
+    high = min(8, limit)
+    return min(3, limit), high, max(0, high - 3)
+
+
 def entry_examples(rules: Rules, name: str, *, undercut: bool = False) -> list[str]:
     """Entry lines for ``name`` that these rules take (a knock within the knock limit, none
     where only gin ends a hand), for the entry line's placeholder and its errors."""
     said = vocabulary()
     lines = [f"{name} 25"]
-    limit = max_knock_limit(rules)
-    if limit >= 1:
-        lines.append(f"{name} {said.knock[0]} {min(3, limit)} 10")
+    counts = _example_counts(rules)
+    if counts:
+        k, high, low = counts
+        lines.append(f"{name} {said.knock[0]} {k} 10")
         if undercut:
-            lines.append(f"{name} {said.undercut[0]} {min(8, limit)} {max(0, min(8, limit) - 3)}")
+            lines.append(f"{name} {said.undercut[0]} {high} {low}")
     return [*lines, f"{name} {said.gin[0]} 12"]
 
 
@@ -349,14 +360,12 @@ def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]
     A, B = names
     said = vocabulary()
     lines = [(f"{a} 25", _("{a} won the hand for 25 points").format(a=A))]
-    limit = max_knock_limit(rules)
-    if limit >= 1:
-        k = min(3, limit)
+    counts = _example_counts(rules)
+    if counts:
+        k, high, low = counts
         lines.append((f"{a} {said.knock[0]} {k} 10", _(
             "{a} knocked with {k} deadwood, {b} had 10 after laying off: {a} wins {points}")
             .format(a=A, b=B, k=k, points=10 - k)))
-        high = min(8, limit)
-        low = max(0, high - 3)
         lines.append((f"{b} {said.undercut[0]} {high} {low}", _(
             "{a} knocked with {high}, {b} had {low} and undercut: {b} wins {points}").format(
             a=A, b=B, high=high, low=low, points=rules.undercut_bonus + high - low)))
