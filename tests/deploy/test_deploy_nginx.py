@@ -97,9 +97,7 @@ def _play(units: Units, web: httpx2.Client, origin: str, tls: ssl.SSLContext,
         computer.append(made.json())
     friends = friends_on_both(web, origin, units, least=8)
 
-    # The handshakes before the hellos, the computers' tables last: a handshake of this
-    # threaded client stalled now and then while other connections' threads were reading
-    # frames (hg_deploy.open_quietly).
+    # The handshakes before the hellos, the computers' tables last (hg_deploy.open_seats).
     seats = open_seats(ws_base, origin, tls, [(f.table, token) for f in friends
                                               for token in f.tokens]
                        + [(t["table"], t["token"]) for t in computer])

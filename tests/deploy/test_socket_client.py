@@ -1,8 +1,8 @@
 """The tests' WebSocket client (tests/hg_sockets.py) gives up on a stalled TLS opening in
-its ``open_timeout``, which websockets' own client does not: the deploy tests retry a
-stalled handshake (hg_deploy.open_quietly), and a fresh clone's run once sat four
-minutes in one.  The server here is a TLS peer that answers the upgrade with half a TLS
-record and then says nothing, as a stalled proxy or process can."""
+its ``open_timeout``: websockets' threaded client did not (it joined a reader blocked in a
+TLS read until the peer hung up, and a fresh clone's run once sat four minutes in one).
+The server here is a TLS peer that answers the upgrade with half a TLS record and then
+says nothing, as a stalled proxy or process can."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def test_a_stalled_tls_opening_gives_up_in_its_open_timeout(
     started = time.monotonic()
     with pytest.raises(TimeoutError, match=r"opening wss://localhost:\d+/ws/t took more than 1"):
         open_socket(f"wss://localhost:{port}/ws/t", ssl=tls, proxy=None, open_timeout=1)
-    # websockets alone would wait here until the server hung up (never, in this test)
+    # websockets' threaded client waited here until the server hung up (never, here)
     assert time.monotonic() - started < 1 + GRACE + 5
 
 
