@@ -97,9 +97,10 @@ def line(s: dict[str, Any]) -> str:
     wins = "" if s["a_match_win_rate"] is None else (
         f"matches {100 * s['a_match_win_rate']:.1f}% [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}] ")
     m = s["margin_ci"]
+    spread = "(no interval)" if m is None else f"[{m[0]:+.2f}, {m[1]:+.2f}]"
     kind = "matches" if wins else "hands"
     return (f"{s['matchup']:28s} {s['rules'][:9]:9s} {s['games']:6d} {kind:7s} "
-            f"{wins}margin {s['margin_per_hand']:+.2f} [{m[0]:+.2f}, {m[1]:+.2f}] pts/hand; "
+            f"{wins}margin {s['margin_per_hand']:+.2f} {spread} pts/hand; "
             f"ms median {s['a_decision_ms'][0]:.2f} p99 {s['a_decision_ms'][1]:.1f} "
             f"({s['seconds']:.0f} s)")
 

@@ -37,15 +37,24 @@ def pool(runs: list[dict[str, Any]]) -> dict[str, Any]:
         out["match_wins"] = wins
         out["match_win_rate"] = wins / games
         out["match_win_ci"] = wilson(wins, games)
+    # Inverse-variance weights; a run of one pair has no interval (no spread to weigh by)
+    # and a zero-width one would take all the weight, so both are left out of the margin.
+    weighed = [r for r in runs if r["margin_ci"] is not None
+               and r["margin_ci"][1] > r["margin_ci"][0]]
     num = den = 0.0
-    for r in runs:
+    for r in weighed:
         lo, hi = r["margin_ci"]
-        se = max((hi - lo) / (2 * 1.96), 1e-9)
+        se = (hi - lo) / (2 * 1.96)
         num += r["margin_per_hand"] / se**2
         den += 1 / se**2
-    margin, se = num / den, math.sqrt(1 / den)
-    out["margin_per_hand"] = margin
-    out["margin_ci"] = (margin - 1.96 * se, margin + 1.96 * se)
+    if den:
+        margin, se = num / den, math.sqrt(1 / den)
+        out["margin_per_hand"] = margin
+        out["margin_ci"] = (margin - 1.96 * se, margin + 1.96 * se)
+    else:
+        out["margin_per_hand"] = sum(r["margin_per_hand"] for r in runs) / len(runs)
+        out["margin_ci"] = None
+    out["margin_runs"] = len(weighed)
     medians = sorted(r["a_decision_ms"][0] for r in runs)
     out["a_decision_ms_median"] = medians[len(medians) // 2]
     out["a_decision_ms_p99_max"] = max(r["a_decision_ms"][1] for r in runs)
@@ -73,10 +82,11 @@ def main(paths: list[str], out_path: str | None = None) -> int:
             lo, hi = s["match_win_ci"]
             wins = (f"matches {100 * s['match_win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] "
                     f"({s['match_wins']}/{s['games']}) ")
-        lo, hi = s["margin_ci"]
+        spread = "(no interval)" if s["margin_ci"] is None else \
+            "[{:+.2f}, {:+.2f}]".format(*s["margin_ci"])
         kind = "matches" if wins else "hands"
         print(f"{s['matchup']:28s} {s['rules'][:9]:9s} {s['games']:5d} {kind:7s} {wins}"
-              f"margin {s['margin_per_hand']:+.2f} [{lo:+.2f}, {hi:+.2f}] pts/hand; ms median "
+              f"margin {s['margin_per_hand']:+.2f} {spread} pts/hand; ms median "
               f"{s['a_decision_ms_median']:.2f} p99 <= {s['a_decision_ms_p99_max']:.0f} "
               f"max {s['a_decision_ms_max']:.0f} ({s['runs']} runs, {s['seconds']:.0f} s)")
     if out_path:

@@ -104,6 +104,19 @@ def test_report_statistics_add_up() -> None:
     assert lo <= a.match_win_rate <= hi  # type: ignore[operator]
 
 
+def test_one_pair_gives_a_margin_without_an_interval() -> None:
+    """One pair shows no spread: its margin has no interval, not a zero-width one."""
+    one = run_arena("basic", "random", rules="eaai", hands=2, seed=3)
+    assert one.pairs == 1 and one.margin_ci is None
+    assert json.loads(json.dumps(one.to_dict()))["margin_ci"] is None
+    assert "points/hand (no interval from one pair)" in one.text()
+    two = run_arena("basic", "random", rules="eaai", hands=4, seed=3)
+    assert two.margin_ci is not None
+    lo, hi = two.margin_ci
+    assert lo < two.margin_per_hand < hi
+    assert f"[{lo:+.2f}, {hi:+.2f}]" in two.text()
+
+
 def test_wilson_interval() -> None:
     lo, hi = wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)

@@ -55,7 +55,7 @@ class ArenaReport:
     seconds: float
     bots: list[BotReport]
     margin_per_hand: float  # bot A's net points per hand
-    margin_ci: tuple[float, float]
+    margin_ci: tuple[float, float] | None  # None from one pair: no spread to measure
     pair_sweeps: tuple[int, int, int]  # pairs won twice by A, split, won twice by B
     unfinished: int
     results: list[GameResult] = field(default_factory=list, repr=False)
@@ -73,7 +73,7 @@ class ArenaReport:
             "jobs": self.jobs,
             "seconds": round(self.seconds, 3),
             "margin_per_hand": self.margin_per_hand,
-            "margin_ci": list(self.margin_ci),
+            "margin_ci": None if self.margin_ci is None else list(self.margin_ci),
             "pair_sweeps": list(self.pair_sweeps),
             "unfinished": self.unfinished,
             "bots": [],
@@ -129,9 +129,11 @@ class ArenaReport:
         for name, fn in rows:
             lines.append(name.ljust(label) + "  " + fn(a).ljust(width + 40) + fn(b))
         sweeps = self.pair_sweeps
+        spread = ("(no interval from one pair)" if self.margin_ci is None
+                  else f"[{self.margin_ci[0]:+.2f}, {self.margin_ci[1]:+.2f}]")
         lines.append(
             f"margin ({a.name} − {b.name}): {self.margin_per_hand:+.2f} points/hand "
-            f"[{self.margin_ci[0]:+.2f}, {self.margin_ci[1]:+.2f}]; mirrored pairs "
+            f"{spread}; mirrored pairs "
             f"{a.name} 2–0: {sweeps[0]}, 1–1: {sweeps[1]}, {b.name} 2–0: {sweeps[2]}"
         )
         if self.unfinished:
@@ -268,8 +270,9 @@ def _aggregate(
         from statistics import stdev
 
         half = 1.959964 * stdev(resid) / math.sqrt(pairs_n)
+        margin_ci: tuple[float, float] | None = (margin - half, margin + half)
     else:
-        half = 0.0
+        margin_ci = None
     return ArenaReport(
         engine=engine,
         rules=rules_name,
@@ -281,7 +284,7 @@ def _aggregate(
         seconds=seconds,
         bots=reports,
         margin_per_hand=margin,
-        margin_ci=(margin - half, margin + half),
+        margin_ci=margin_ci,
         pair_sweeps=(sweeps[0], sweeps[1], sweeps[2]),
         unfinished=unfinished,
         results=results,
