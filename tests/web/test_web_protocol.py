@@ -165,8 +165,9 @@ def test_table_creation_checks_its_fields(tmp_path: Path) -> None:
         assert client.post("/api/tables", json={"opponent": "robot"}).status_code == 400
         assert client.post("/api/tables", json={"opponent": "friend", "preset": "poker"}
                            ).status_code == 400
-        assert client.post("/api/tables", json={"opponent": "computer", "level": 9}
-                           ).status_code == 400
+        for level in (9, 3.0, 5.0, True, "3"):
+            refused = client.post("/api/tables", json={"opponent": "computer", "level": level})
+            assert (refused.status_code, refused.json()["code"]) == (400, "level"), level
         assert client.post("/api/tables", json={"opponent": "friend", "x": 1}).status_code == 400
         assert client.post("/api/tables", content=b"[]").status_code == 400
         made = client.post("/api/tables", json={"opponent": "friend", "name": "  A\u0000nn  "})

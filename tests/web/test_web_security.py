@@ -141,6 +141,13 @@ def test_no_frame_of_a_whole_friend_match_leaks(server: Server, module_store_url
     assert a.state["sheet"]["finished"]
     checked = scan(module_store_url, created["table"], {0: a.frames, 1: b.frames})
     assert checked > 200
+    # R7.5: after the match, a move or a next deal is refused, pointing to a rematch (not
+    # to a next deal that would be refused too), and the table stays where it was.
+    seq = a.state["seq"]
+    for refused in (a.act("draw"), a.request({"type": "next"})):
+        assert refused["type"] == "error" and refused["code"] == "illegal", refused
+        assert "match is over (R7.5): send 'rematch'" in refused["message"], refused
+    assert a.request({"type": "sync"})["seq"] == seq
     a.close()
     b.close()
 

@@ -95,9 +95,9 @@ class Lobby:
         if opponent == "computer":
             if level is None:
                 level = 3
-            if isinstance(level, bool) or level not in LEVELS:
+            # 3.0 == 3 and True == 1: the type is checked, not only the value
+            if type(level) is not int or level not in LEVELS:
                 raise TableError(400, "level", "level must be a whole number from 1 to 5")
-            assert isinstance(level, int)
             try:  # fail now, not at the computer's first turn
                 self.manager.bot_factory(f"level{level}", 0)
             except Exception as exc:

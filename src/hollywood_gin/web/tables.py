@@ -288,6 +288,9 @@ class TableManager(Following):
                     "stale", f"the table is at action {pm.action_count}, not {msg.seq}: sync first"
                 )
             hand = pm.match.hand
+            if pm.match.finished:
+                raise ProtocolError("illegal", "the match is over (R7.5): send 'rematch' for "
+                                    "another")
             if hand.is_over:
                 raise ProtocolError("illegal", "the hand is over: send 'next' for the next deal")
             if hand.to_act != seat:
@@ -343,7 +346,8 @@ class TableManager(Following):
             if not match.hand.is_over:
                 raise ProtocolError("illegal", "the hand is not over yet")
             if match.finished:
-                raise ProtocolError("illegal", "the match is over (R7.5): start a new one")
+                raise ProtocolError("illegal", "the match is over (R7.5): send 'rematch' for "
+                                    "another")
             number = len(match.hands)
             seats = {seat} | ({table.computer_seat} if table.computer_seat is not None else set())
 
