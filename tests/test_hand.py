@@ -22,7 +22,7 @@ from hollywood_gin.actions import (
 from hollywood_gin.cards import CARDS, Card, mask_of, parse_card, parse_cards
 from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import Hand, HandView, Phase
-from hollywood_gin.melds import deadwood
+from hollywood_gin.melds import best_melds, deadwood
 from hollywood_gin.rules import Rules
 from strategies import make_deck
 
@@ -846,3 +846,44 @@ def test_bad_action_text_raises(text: str) -> None:
 def test_bad_action_ids_raise(bad: object) -> None:
     with pytest.raises(IllegalActionError, match="no action has id"):
         action_from_id(bad)  # type: ignore[arg-type]
+
+
+def _knock_ready() -> tuple[Hand, Knock]:
+    """A hand where the player to act may knock, and one such knock."""
+    rng = random.Random(5)
+    for seed in range(400):
+        hand = Hand.deal(seed=seed)
+        while not hand.is_over:
+            knocks = [a for a in hand.legal_actions() if isinstance(a, Knock)]
+            if knocks:
+                return hand, knocks[0]
+            hand.apply(rng.choice([a for a in hand.legal_actions() if not isinstance(a, Knock)]))
+    raise AssertionError("no knock found")
+
+
+@pytest.mark.parametrize("melds", ["x", 5, (("x",),), ((1, 2, 3),), ((None,),), b"ab",
+                                   ("7h",)])
+def test_r5_1_a_knock_whose_melds_are_not_groups_of_cards_is_refused_in_words(
+        melds: object) -> None:
+    hand, knock = _knock_ready()
+    before = hand.clone()
+    bad = Knock(knock.card, melds)  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"the melds shown must be groups of cards"):
+        hand.apply(bad)
+    assert hand.is_legal(bad) is False
+    assert hand == before and hand.history == before.history
+
+
+def test_r5_1_melds_given_as_lists_or_a_generator_are_kept_as_shown() -> None:
+    """The history keeps its own copy: a caller's list changed later, or a generator the
+    check has read, must not change or empty the recorded knock."""
+    hand, knock = _knock_ready()
+    good = best_melds([c for c in hand.cards_of(hand.to_act) if c != knock.card]).melds
+    other = hand.clone()
+    lists = [list(group) for group in good]
+    hand.apply(Knock(knock.card, lists))  # type: ignore[arg-type]
+    lists[0].clear()
+    other.apply(Knock(knock.card, (tuple(group) for group in good)))  # type: ignore[arg-type]
+    shown = hand.history[-1][1]
+    assert isinstance(shown, Knock) and shown.melds == good
+    assert other.history[-1][1] == shown

@@ -168,3 +168,11 @@ def test_documented_example_record_loads() -> None:
     assert f'"version": {RECORD_VERSION}' in text
     match = load_record(DOCS / "example-record.json")
     assert match.finished
+
+
+def test_a_record_with_a_number_of_thousands_of_digits_is_refused_in_words() -> None:
+    """Python refuses to read an integer of more than 4,300 digits with a plain ValueError:
+    a record error here, as any other broken JSON."""
+    with pytest.raises(RecordError, match="the record is not valid JSON"):
+        loads_record('{"format": "hollywood-gin-record", "version": 1, "seed": '
+                     + "9" * 5000 + "}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from .actions import (
     ACTIONS,
@@ -415,8 +415,12 @@ class Hand:
             )
         if action.melds is None:
             return None
+        groups = _meld_groups(action.melds)
+        if groups is None:
+            raise IllegalActionError(_cannot(
+                action, _("the melds shown must be groups of cards (R5.1)")))
         try:
-            shown = checked_melds_of_mask(rest, action.melds)
+            shown = checked_melds_of_mask(rest, groups)
         except MeldError as exc:
             raise IllegalActionError(_cannot(action, str(exc))) from None
         covered = 0
@@ -439,6 +443,12 @@ class Hand:
 
         Raises :class:`IllegalActionError` saying why, and then changes nothing.
         """
+        if isinstance(action, Knock) and action.melds is not None:
+            # Check and keep a frozen copy: lists or a generator given by the caller must not
+            # change (or empty) the history and the record after the check.
+            groups = _meld_groups(action.melds)
+            if groups is not None:
+                action = Knock(action.card, groups)
         melds = self._checked_melds(action, player)
         self._apply(action.id, melds, action if melds is not None else None)
 
@@ -596,6 +606,22 @@ class Hand:
         hand._passes = sum(1 for _p, a in view.history if isinstance(a, Pass))
         hand._result = view.result
         return hand
+
+
+def _meld_groups(melds: object) -> tuple[tuple[Card, ...], ...] | None:
+    """``melds`` frozen as a tuple of tuples of cards, or None if it is not groups of cards
+    (a caller's lists must not change the history after the check, nor a generator empty it)."""
+    if isinstance(melds, str | bytes) or not isinstance(melds, Iterable):
+        return None
+    groups: list[tuple[Card, ...]] = []
+    for group in melds:
+        if isinstance(group, str | bytes) or not isinstance(group, Iterable):
+            return None
+        cards = tuple(group)
+        if not all(isinstance(card, Card) for card in cards):
+            return None
+        groups.append(cards)
+    return tuple(groups)
 
 
 def _describe(action: Action) -> str:

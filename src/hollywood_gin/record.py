@@ -222,6 +222,8 @@ def loads_record(text: str | bytes) -> Match:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"the record is not valid JSON: {exc}") from None
+    except ValueError as exc:  # e.g. an integer of more than 4,300 digits
+        raise RecordError(f"the record is not valid JSON: {exc}") from None
     except RecursionError:
         raise RecordError("the record is not valid JSON: it nests too deeply") from None
     return match_from_record(data)

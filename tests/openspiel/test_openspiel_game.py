@@ -11,6 +11,7 @@ import pytest
 from open_spiel.python.algorithms import mcts
 
 import hollywood_gin.openspiel  # noqa: F401  # registers the game
+from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.openspiel import GAME_NAME, rules_from_params
 from hollywood_gin.rl import OBS_SIZE, encode_view
 from hollywood_gin.rules import Rules
@@ -129,3 +130,18 @@ def test_mcts_bot_moves_in_a_match() -> None:
     state = _advance(game.new_initial_state(), random.Random(1), 0)
     assert state.legal_actions()
     assert bot.step(state) in state.legal_actions()
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    state = pyspiel.load_game(GAME_NAME).new_initial_state()
+    with pytest.raises(IllegalActionError, match="not legal now"):
+        state.apply_action(52)  # the first chance node picks the dealer: 0 or 1
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    before = (state.history(), state.core.hand.clone(), state.information_state_string(0))
+    for action in (2, 50, 108, 109):  # the opening offers only pass (0) and take (1)
+        with pytest.raises(IllegalActionError, match=r"legal actions: \[0, 1\]"):
+            state.apply_action(action)
+    assert (state.history(), state.core.hand, state.information_state_string(0)) == before
+    state.apply_action(0)  # and the game goes on
+    assert state.history() == [*before[0], 0]

@@ -118,3 +118,15 @@ def test_the_opponent_is_shown_every_ended_hand_of_a_match(seat: int) -> None:
     for (view, _), hand in zip(shown, match.hands, strict=True):
         assert view == hand.view(1 - seat) and view.result == hand.result  # his own view
     assert shown[-1][1] == match.sheet.totals
+
+
+@pytest.mark.parametrize("action", [2.9, np.float32(1.0), "1", True, None])
+def test_an_action_that_is_not_a_whole_number_is_refused(action: object) -> None:
+    """Refused even when illegal actions lose: it is a wrong value, not a move."""
+    env = GinEnv("random")
+    obs, _ = env.reset(seed=4)
+    with pytest.raises(IllegalActionError, match="an action id is a whole number"):
+        env.step(action)  # type: ignore[arg-type]
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    *_, info = env.step(np.int64(legal))
+    assert "illegal_action" not in info

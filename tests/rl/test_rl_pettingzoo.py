@@ -131,3 +131,30 @@ def test_render_modes_follow_pettingzoo(make, capsys) -> None:
     env = make(render_mode="ansi")
     env.reset(seed=1)
     assert "to act" in env.render()
+
+
+def test_a_refused_step_keeps_the_reward_won_so_far() -> None:
+    env = match_env()
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while True:
+        obs, reward, *_ = env.last()
+        if reward:
+            break
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    with pytest.raises(IllegalActionError):
+        env.step(999)
+    assert env.last()[1] == reward
+
+
+@pytest.mark.parametrize("action", [2.9, np.float32(1.0), "1", True, None, [1]])
+def test_an_action_that_is_not_a_whole_number_is_refused(action: object) -> None:
+    """int() would play 2.9 as 2 and True as 1."""
+    env = hand_env()
+    env.reset(seed=2)
+    first = env.agent_selection
+    with pytest.raises(IllegalActionError, match="an action id is a whole number"):
+        env.step(action)
+    assert env.agent_selection == first
+    env.step(np.int64(0))  # NumPy's integers are whole numbers: the pass is played
+    assert env.agent_selection != first

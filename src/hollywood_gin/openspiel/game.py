@@ -33,6 +33,7 @@ import pyspiel  # type: ignore[import-not-found]  # OpenSpiel ships no type info
 
 from ..actions import ACTION_COUNT, ACTIONS, DRAW_STOCK_ID, Discard, Knock
 from ..cards import CARDS
+from ..errors import IllegalActionError
 from ..hand import Hand, HandView, Phase
 from ..match import next_dealer
 from ..rl.observation import OBS_SIZE, encode_sheet, encode_view
@@ -290,6 +291,15 @@ class HollywoodGinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
 
     def _apply_action(self, action: int) -> None:
         core = self.core
+        if core.terminal:
+            raise IllegalActionError(f"cannot apply action {action!r}: the game is over")
+        if self.is_chance_node():
+            legal = [outcome for outcome, _ in self.chance_outcomes()]
+        else:
+            legal = core.hand.legal_action_ids() if core.hand is not None else []
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action!r} is not legal now; legal actions: {sorted(legal)}")
         index = core.length  # OpenSpiel appends the action to the history after this call
         core.length += 1
         if core.dealer is None:

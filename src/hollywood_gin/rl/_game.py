@@ -6,6 +6,7 @@ rewards, truncation and what a seat sees.
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Literal
 
@@ -17,10 +18,21 @@ from ..rules import Rules
 from ..sheet import ScoreSheet
 from .observation import FloatArray, MaskArray, encode_view, legal_mask
 
-__all__ = ["Episode", "RewardKind"]
+__all__ = ["Episode", "RewardKind", "action_id_of"]
 
 RewardKind = Literal["points", "result"]
 
+
+
+def action_id_of(action: object) -> int:
+    """An action id given as any integer, NumPy's too: a float, a text or a bool is refused
+    (``int()`` would play 2.9 as 2 and True as 1)."""
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise IllegalActionError(f"an action id is a whole number, not {action!r}")
 
 class Episode:
     """A hand (``match=False``) or a Hollywood match (``match=True``) played by ids.

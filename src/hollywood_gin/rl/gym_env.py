@@ -21,7 +21,7 @@ from ..errors import IllegalActionError
 from ..hand import Hand, HandView
 from ..rules import Rules
 from ..sheet import ScoreSheet
-from ._game import Episode, RewardKind
+from ._game import Episode, RewardKind, action_id_of
 from .observation import MaskArray
 from .pettingzoo_env import observation_space
 
@@ -132,7 +132,7 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
         episode = self.episode
         if episode.done:
             raise IllegalActionError("the episode is over: call reset()")
-        action_id = int(action)
+        action_id = action_id_of(action)
         if action_id not in episode.legal_ids():
             if self.illegal == "raise":
                 raise IllegalActionError(

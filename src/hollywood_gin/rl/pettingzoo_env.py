@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ship
 
 from ..actions import ACTION_COUNT
 from ..rules import Rules
-from ._game import Episode, RewardKind
+from ._game import Episode, RewardKind, action_id_of
 from .observation import OBS_SIZE, observation_high
 
 __all__ = ["HollywoodGinAEC", "hand_env", "match_env"]
@@ -118,8 +118,8 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             return
         episode = self.episode
         agent = self.agent_selection
+        r0, r1 = episode.step_id(action_id_of(action))  # raises, changing nothing, if illegal
         self._cumulative_rewards[agent] = 0.0
-        r0, r1 = episode.step_id(int(action))
         self.rewards = {AGENTS[0]: r0, AGENTS[1]: r1}
         if episode.terminated:
             self.terminations = dict.fromkeys(self.agents, True)
