@@ -85,3 +85,10 @@ def test_a_bot_spec_reads_its_name_with_spaces_around_it() -> None:
     plain = make_bot("expert:samples=4,min_samples=4", seed=1)
     assert spaced.settings == plain.settings  # type: ignore[attr-defined]
     assert make_bot(" Greedy ", seed=1).name == "greedy"
+
+
+def test_a_setting_given_twice_is_refused_not_the_last_taken() -> None:
+    from hollywood_gin.bots import BotError, make_bot
+
+    with pytest.raises(BotError, match="bot setting 'samples' is given twice in"):
+        make_bot("expert:samples=4, samples =8")

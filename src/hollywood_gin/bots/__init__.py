@@ -43,13 +43,17 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
             number = float(value)
             if not math.isfinite(number):
                 raise ValueError
-            out[key.strip()] = number
         except ValueError:
             raise BotError(
                 f"cannot read bot setting {shortened(item, 60)!r} in "
                 f"{shortened(spec, 60)!r}: expected name=number (a finite number, of at most "
                 "300 digits)"
             ) from None
+        name = key.strip()
+        if name in out:  # which one was meant? (the last one used to win silently)
+            raise BotError(f"bot setting {shortened(name, 60)!r} is given twice in "
+                           f"{shortened(spec, 60)!r}")
+        out[name] = number
     return out
 
 

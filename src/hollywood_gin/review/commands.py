@@ -98,7 +98,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hand", type=whole(1), default=None, metavar="K",
                         help=_("review hand K only (1 first), showing every decision"))
     parser.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
-    parser.add_argument("--seed", type=int, default=0, metavar="N",
+    parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0, metavar="N",
                         help=_("seed of the sampled deals (default 0): the same seed gives "
                                "the same review"))
     parser.add_argument("--jobs", type=whole(1, 64), default=1, metavar="N",
