@@ -135,6 +135,18 @@ def whole(low: int | None = None, high: int | None = None) -> Callable[[str], in
     return parse
 
 
+def database_url(text: str) -> str:
+    """An argparse type for ``--db``: a URL, never an empty one (which read as the default
+    database, a different one from what was meant)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(
+            _("no database URL was given: leave --db out for the default database"))
+    return text.strip()
+
+
+database_url.__name__ = "database URL"
+
+
 def number(low: float = 0.0, high: float | None = None) -> Callable[[str], float]:
     """An argparse type: a finite number within ``low``..``high`` (inclusive)."""
     if high is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from .cli import database_url
 from .i18n import _
 
 __all__ = ["register"]
@@ -124,14 +125,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                              description="Upgrade the database to the newest schema in one "
                              "transaction (a database made before migrations is stamped "
                              "first; an empty one is created). Safe to run again.")
-    upgrade.add_argument("--db", default=None, help=db_help)
+    upgrade.add_argument("--db", type=database_url, default=None, help=db_help)
     upgrade.add_argument("--revision", default="head", help="the revision to reach (head)")
     upgrade.add_argument("--sql", action="store_true",
                          help="print the SQL of an upgrade from empty instead (nothing runs)")
     upgrade.set_defaults(func=_cmd_upgrade)
 
     current = sub.add_parser("current", help="the database's schema revision")
-    current.add_argument("--db", default=None, help=db_help)
+    current.add_argument("--db", type=database_url, default=None, help=db_help)
     current.add_argument("--check", action="store_true",
                          help="exit 1 unless the database is at this release's schema")
     current.set_defaults(func=_cmd_current)
@@ -142,7 +143,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = sub.add_parser("check", help="replay every saved match (a restore check)",
                            description="Load every saved match and replay its actions "
                            "through the engine; exit 1 if any does not replay.")
-    check.add_argument("--db", default=None, help=db_help)
+    check.add_argument("--db", type=database_url, default=None, help=db_help)
     check.set_defaults(func=_cmd_check)
 
     revision = sub.add_parser("revision", help="for developers: write the next migration",

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from ..cli import whole
+from ..cli import database_url, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
 
@@ -108,7 +108,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hindsight", action="store_true",
                         help=_("add, per decision, what the opponent actually held and "
                                "whether the choice worked out (never used for a grade)"))
-    parser.add_argument("--db", default=None, metavar=_("URL"),
+    parser.add_argument("--db", type=database_url, default=None, metavar=_("URL"),
                         help=_("database of --saved (default: {variable}, else SQLite in your "
                                "data directory)").format(variable="$HOLLYWOOD_GIN_DB"))
     parser.set_defaults(func=_cmd_review)

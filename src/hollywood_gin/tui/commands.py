@@ -14,6 +14,7 @@ from typing import Any
 from ..cli import (
     add_rules_arguments,
     check_writable,
+    database_url,
     number,
     picture_file,
     rules_given,
@@ -212,7 +213,7 @@ def register(subparsers: Any) -> None:
     play.add_argument("--first", type=int, choices=(0, 1), default=None,
                       help=_("who deals first: 0 you, 1 the computer (default: at random, "
                              "R3.1)"))
-    play.add_argument("--db", default=None, metavar=url, help=db_help)
+    play.add_argument("--db", type=database_url, default=None, metavar=url, help=db_help)
     play.add_argument("--new", action="store_true",
                       help=_("start a new match without offering the unfinished ones (they "
                              "stay saved)"))
@@ -250,7 +251,7 @@ def register(subparsers: Any) -> None:
     one.add_argument("--plot", metavar=_("FILE"), default=None, type=picture_file,
                      help=_("write a PNG of your accuracy per reviewed match over time, by "
                             "level (needs the 'plot' extra)"))
-    stats.add_argument("--db", default=None, metavar=url, help=db_help)
+    stats.add_argument("--db", type=database_url, default=None, metavar=url, help=db_help)
     stats.set_defaults(func=_cmd_stats)
 
     score = subparsers.add_parser(
@@ -268,5 +269,5 @@ def register(subparsers: Any) -> None:
                        help=_("ask for a new sheet instead of offering the unfinished ones"))
     score.add_argument("--list", action="store_true",
                        help=_("print the unfinished sheets and exit"))
-    score.add_argument("--db", default=None, metavar=url, help=db_help)
+    score.add_argument("--db", type=database_url, default=None, metavar=url, help=db_help)
     score.set_defaults(func=_cmd_score)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..cli import number, whole
+from ..cli import database_url, number, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
 from .limits import TABLE_BURST, TABLE_RATE, UNGREETED_SOCKETS
@@ -271,7 +271,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=whole(1, 65535), default=8000,
                        help="port to listen on, 1 to 65535 (8000)")
-    serve.add_argument("--db", default=None,
+    serve.add_argument("--db", type=database_url, default=None,
                        help=f"database URL (default: ${DB_ENV}, else a SQLite file in the "
                        "user's data directory)")
     serve.add_argument("--origin", action="append", default=[], metavar="ORIGIN", type=_origin,
