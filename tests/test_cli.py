@@ -93,6 +93,18 @@ def test_replay_speaks_to_you_in_the_second_person(tmp_path: Path,
     assert "Kd" not in out and "Th" not in out and "4d" not in out
 
 
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32"])
+def test_replay_reads_a_record_in_any_json_encoding(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], encoding: str) -> None:
+    """A record saved by an editor with a byte order mark replays as the record reader reads
+    it (replay read the file a second time as plain UTF-8, and refused it)."""
+    path = tmp_path / "bom.json"
+    path.write_bytes((DOCS / "example-record.json").read_text().encode(encoding))
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 0, err
+    assert "Match over: Bob wins" in out
+
+
 def test_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", "--json", str(DOCS / "example-record.json"))
     data = json.loads(out)

@@ -27,6 +27,7 @@ __all__ = [
     "load_record",
     "loads_record",
     "match_from_record",
+    "read_record_file",
     "record_of_match",
     "save_record",
 ]
@@ -229,13 +230,17 @@ def loads_record(text: str | bytes) -> Match:
     return match_from_record(data)
 
 
-def load_record(path: str | Path) -> Match:
-    """Read and replay a record file."""
+def read_record_file(path: str | Path) -> bytes:
+    """A record file's bytes, as :func:`loads_record` takes them (any JSON encoding)."""
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
         raise RecordError(f"cannot read record {str(path)!r}: {exc.strerror or exc}") from None
-    return loads_record(raw)
+
+
+def load_record(path: str | Path) -> Match:
+    """Read and replay a record file."""
+    return loads_record(read_record_file(path))
 
 
 def players_of_record(data: dict[str, Any]) -> tuple[str, str]:

@@ -9,10 +9,9 @@ from typing import Any
 
 from .actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from .cards import CARDS, Card
-from .errors import RecordError
 from .hand import Hand, HandResult
 from .i18n import _, ngettext
-from .record import load_record, players_of_record
+from .record import loads_record, players_of_record, read_record_file
 from .sheet import ScoreSheet
 
 __all__ = ["describe_result", "player_name", "print_replay"]
@@ -142,11 +141,9 @@ def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
 
 def print_replay(path: str | Path, *, as_json: bool = False) -> int:
     """Print a record; a bad record raises :class:`RecordError` (exit code 2 in the CLI)."""
-    match = load_record(path)
-    try:
-        data: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:  # pragma: no cover - load_record already read it
-        raise RecordError(str(exc)) from None
+    raw = read_record_file(path)  # read once: the names come from the bytes replayed
+    match = loads_record(raw)
+    data: dict[str, Any] = json.loads(raw)  # loads_record has read it as JSON
     names = players_of_record(data)  # as the record says them (JSON)
     sheet = ScoreSheet(match.rules)
     if not as_json:
