@@ -157,8 +157,17 @@ def test_bad_card_constructor_and_index() -> None:
         Card.from_index(52)
     with pytest.raises(CardParseError):
         Card.from_index(-1)
+    for wrong in (True, "3", 2.0, None):  # True was the 2 of spades, "3" a TypeError
+        with pytest.raises(CardParseError, match="no card has index"):
+            Card.from_index(wrong)  # type: ignore[arg-type]
     assert Card.from_index(0) is parse_card("As")
     assert Card.from_index(51) is parse_card("Kc")
+
+
+@pytest.mark.parametrize("wrong", [None, 5, ["As"]])
+def test_cards_that_are_not_text_are_refused_in_words(wrong: object) -> None:
+    with pytest.raises(CardParseError, match="cannot read card"):
+        parse_cards(wrong)  # type: ignore[arg-type]
 
 
 # -- value object ---------------------------------------------------------------

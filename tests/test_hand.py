@@ -836,7 +836,8 @@ def test_action_ids_and_text_round_trip() -> None:
     assert parse_action("gin 2d") == Knock(c("2d"))
 
 
-@pytest.mark.parametrize("text", ["", "fold", "discard", "discard Xx", "draw 7h", "knock"])
+@pytest.mark.parametrize("text", ["", "fold", "discard", "discard Xx", "draw 7h", "knock", None,
+                                  7])
 def test_bad_action_text_raises(text: str) -> None:
     with pytest.raises(IllegalActionError, match="action"):
         parse_action(text)

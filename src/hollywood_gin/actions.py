@@ -163,7 +163,7 @@ def action_from_id(action_id: int) -> Action:
 def parse_action(text: str) -> Action:
     """Read an action's text form: ``pass``, ``take``, ``draw``, ``pick``, ``discard 7h``,
     ``knock 3d`` (optionally followed by melds like ``5s/6s/7s 9h/9d/9c``), ``big-gin``."""
-    words = text.strip().split()
+    words = text.strip().split() if isinstance(text, str) else []
     if not words:
         # Translators: pass, take, draw, pick, discard C and knock C are the action words
         # typed as they are (the protocol's and the command line's); keep them in English.

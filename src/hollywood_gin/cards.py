@@ -8,6 +8,7 @@ inside one block.  The canonical text of a card is its rank letter
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable
 from enum import IntEnum
@@ -126,9 +127,13 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        if not 0 <= index < 52:
+        try:  # any integer, NumPy's too; never a bool, a float or a text
+            i = -1 if isinstance(index, bool) else operator.index(index)
+        except TypeError:
+            i = -1
+        if not 0 <= i < 52:
             raise CardParseError(f"no card has index {index!r}; indexes run 0 to 51")
-        return CARDS[index]
+        return CARDS[i]
 
     @property
     def text(self) -> str:
@@ -206,6 +211,8 @@ def parse_card(text: str) -> Card:
 
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Read cards separated by spaces or commas; a bad or repeated token is an error."""
+    if not isinstance(text, str):
+        parse_card(text)  # refused in words, as a card that is not text
     cards: list[Card] = []
     seen: set[Card] = set()
     for token in _SPLIT.split(text.strip()):
