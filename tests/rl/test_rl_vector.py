@@ -3,11 +3,21 @@ equal the reference view encoding at every step."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from hollywood_gin.errors import IllegalActionError
-from hollywood_gin.rl import OBS_SIZE, VectorGinEnv, encode_view, legal_mask
+from hollywood_gin.rl import (
+    OBS_SIZE,
+    GinEnv,
+    VectorGinEnv,
+    encode_view,
+    hand_env,
+    legal_mask,
+    match_env,
+)
 
 
 def _random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
@@ -75,3 +85,15 @@ def test_vector_checks_every_id_before_playing_any() -> None:
     assert [slot.hand for slot in env._slots] != before
     with pytest.raises(ValueError):
         VectorGinEnv(0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda v: VectorGinEnv(2, max_actions=v), lambda v: VectorGinEnv(v),
+    lambda v: GinEnv("random", max_actions=v), lambda v: GinEnv("random", max_hands=v),
+    lambda v: hand_env(max_actions=v), lambda v: match_env(max_hands=v),
+])
+@pytest.mark.parametrize("value", [0, -5, "x", 2.5, True])
+def test_every_environment_checks_its_counts_when_made(make: Any, value: object) -> None:
+    """Not at the first step ('x'), nor by cutting every episode after one action (-5)."""
+    with pytest.raises(ValueError, match=r"must be a whole number, 1 or more, not"):
+        make(value)

@@ -18,10 +18,17 @@ from ..rules import Rules
 from ..sheet import ScoreSheet
 from .observation import FloatArray, MaskArray, encode_view, legal_mask
 
-__all__ = ["Episode", "RewardKind", "action_id_of"]
+__all__ = ["Episode", "RewardKind", "action_id_of", "at_least_one"]
 
 RewardKind = Literal["points", "result"]
 
+
+
+def at_least_one(name: str, value: object) -> int:
+    """A count setting checked when the environment is made, not at the first step."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number, 1 or more, not {value!r}")
+    return value
 
 
 def action_id_of(action: object) -> int:

@@ -21,7 +21,7 @@ from ..errors import IllegalActionError
 from ..hand import Hand, HandView
 from ..rules import Rules
 from ..sheet import ScoreSheet
-from ._game import Episode, RewardKind, action_id_of
+from ._game import Episode, RewardKind, action_id_of, at_least_one
 from .observation import MaskArray
 from .pettingzoo_env import observation_space
 
@@ -83,8 +83,8 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
         if illegal_reward is None:
             illegal_reward = -1.0 if reward == "result" else -300.0
         self.illegal_reward = float(illegal_reward)
-        self.max_actions = max_actions
-        self.max_hands = max_hands
+        self.max_actions = at_least_one("max_actions", max_actions)
+        self.max_hands = at_least_one("max_hands", max_hands)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode

@@ -19,7 +19,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ship
 
 from ..actions import ACTION_COUNT
 from ..rules import Rules
-from ._game import Episode, RewardKind, action_id_of
+from ._game import Episode, RewardKind, action_id_of, at_least_one
 from .observation import OBS_SIZE, observation_high
 
 __all__ = ["HollywoodGinAEC", "hand_env", "match_env"]
@@ -64,8 +64,8 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.is_match = match
         self.reward_kind: RewardKind = reward
-        self.max_actions = max_actions
-        self.max_hands = max_hands
+        self.max_actions = at_least_one("max_actions", max_actions)
+        self.max_hands = at_least_one("max_hands", max_hands)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.observation_spaces = {a: observation_space() for a in AGENTS}

@@ -20,7 +20,7 @@ from ..actions import ACTION_COUNT, DISCARD_BASE, DRAW_STOCK_ID, KNOCK_BASE, PAS
 from ..errors import IllegalActionError
 from ..hand import Hand, Phase
 from ..rules import Rules
-from ._game import RewardKind
+from ._game import RewardKind, at_least_one
 from .observation import OBS_SIZE, SCALAR_OFFSET, FloatArray, MaskArray
 
 __all__ = ["VectorGinEnv"]
@@ -62,14 +62,12 @@ class VectorGinEnv:
         max_actions: int = 1000,
         seed: int | None = None,
     ) -> None:
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a whole number, 1 or more, not {n!r}")
         if reward not in ("points", "result"):
             raise ValueError(f"reward must be 'points' or 'result', not {reward!r}")
-        self.num_envs = n
+        self.num_envs = at_least_one("n", n)
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.reward_kind: RewardKind = reward
-        self.max_actions = max_actions
+        self.max_actions = at_least_one("max_actions", max_actions)
         self._rng = random.Random(seed)
         self._slots: list[_Slot] = []
         self._masks = np.zeros((n, _PLANES), dtype=np.uint64)
