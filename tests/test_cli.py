@@ -105,6 +105,18 @@ def test_replay_reads_a_record_in_any_json_encoding(
     assert "Match over: Bob wins" in out
 
 
+def test_replay_sends_no_escape_sequence_of_a_name_to_the_terminal(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DOCS / "example-record.json").read_text())
+    data["players"] = ["\x1b]0;pwned\x07Eve", "Bob\nHand 9"]
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\nHand 9" not in out  # no forged line
+    assert "\ufffd]0;pwned\ufffdEve" in out and "Bob\ufffdHand 9" in out
+
+
 def test_replay_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", "--json", str(DOCS / "example-record.json"))
     data = json.loads(out)

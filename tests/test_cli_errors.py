@@ -75,7 +75,8 @@ BAD_VALUES: dict[str, list[list[str]]] = {
     "review": [
         [f"{NOWHERE}/record.json"], [str(ROOT / "README.md")], [RECORD, "--player", "2"],
         [RECORD, "--hand", "0"], [RECORD, "--hand", "99"], [RECORD, "--jobs", "0"],
-        [RECORD, "--deals", "0"], [RECORD, "--seed", "x"], [RECORD, "--seed", "-1"],
+        [RECORD, "--deals", "0"], [RECORD, "--deals", "1"], [RECORD, "--seed", "x"],
+        [RECORD, "--seed", "-1"],
         [RECORD, "--saved", "abcd"],
         ["--saved", "ab", "--db", "sqlite://"], ["--saved", "abcd", "--db", "sqlite://"],
     ],

@@ -342,3 +342,12 @@ def test_play_choice_is_the_experts_playout() -> None:
                 sign = 0 if got[0] is None else (1 if got[0] == 0 else -1)
                 assert sampler.points[c][k] == sign * got[1]
     assert sum(m for m, _ in sampler.deals) == int(16 * st.opp_mix)  # spread evenly
+
+
+@pytest.mark.parametrize("settings", [{"max_deals": 1, "min_deals": 1}, {"min_deals": 1}])
+def test_a_review_needs_two_deals_to_price_a_choice_on_held_out_ones(
+        settings: dict[str, int]) -> None:
+    """On one deal the pick and its price came from the same deal (a loss of 42 points
+    with the interval [-inf, inf] on a plain decision)."""
+    with pytest.raises(ReviewError, match="_deals must be a whole number from 2 to 100000"):
+        ReviewSettings(**settings)

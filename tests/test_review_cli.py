@@ -152,3 +152,28 @@ def test_the_progress_bar_draws_only_on_a_terminal() -> None:
     quiet(1, 3)
     quiet(3, 3)
     assert pipe.getvalue() == ""
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_review_reads_a_record_in_any_json_encoding_as_replay_does(
+    capsys: pytest.CaptureFixture[str], record: Path, tmp_path: Path, encoding: str
+) -> None:
+    other = tmp_path / "other.json"
+    other.write_text(record.read_text(encoding="utf-8"), encoding=encoding)
+    code, out, err = run(capsys, "review", str(other), *FAST)
+    assert (code, err) == (0, "")
+    assert "Review of Ann's decisions (player 0)" in out
+
+
+def test_review_says_the_programs_names_in_the_language_and_no_control_character(
+    capsys: pytest.CaptureFixture[str], record: Path, tmp_path: Path
+) -> None:
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["players"] = ["You", "\x1b[2JEvil\nHand 9: forged"]
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _err = run(capsys, "review", str(hostile), "--lang", "af", *FAST)
+    assert code == 0
+    assert "You" not in out and "\x1b" not in out and "Hand 9" not in out
+    code, out, _err = run(capsys, "review", str(hostile), "--json", *FAST)
+    assert json.loads(out)["names"] == data["players"]  # the JSON keeps them as saved

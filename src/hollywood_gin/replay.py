@@ -34,7 +34,9 @@ def player_name(name: str) -> str:
     if seat is not None:
         # Translators: a seat's name in a record without names; {n} is 0 or 1.
         return _("Player {n}").format(n=seat.group(1))
-    return name
+    # A record is a file anyone can write: no escape sequence of its names reaches the
+    # terminal, and no line break forges a line of the text.
+    return "".join(c if c.isprintable() else "\ufffd" for c in name)
 
 
 def _cards(cards: tuple[Card, ...] | list[Card]) -> str:

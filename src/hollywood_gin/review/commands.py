@@ -9,11 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from ..cli import database_url, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
+
+if TYPE_CHECKING:
+    from .model import MatchReview
 
 __all__ = ["print_saved_review", "register"]
 
@@ -48,8 +52,17 @@ def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
     if as_json:
         print(json.dumps(review.to_dict()))
     else:
-        print(render_match(review))
+        print(render_match(_for_people(review)))
     return 0
+
+
+def _for_people(review: MatchReview) -> MatchReview:
+    """The review with its players' names as the text says them (:func:`player_name`: the
+    program's own names in the language in force, no control character of a hostile
+    record); the JSON keeps the names as saved."""
+    from ..replay import player_name
+
+    return replace(review, names=(player_name(review.names[0]), player_name(review.names[1])))
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
@@ -57,15 +70,15 @@ def _cmd_review(args: argparse.Namespace) -> int:
         return print_saved_review(args.saved, args.db, player=args.player, hand=args.hand,
                                   as_json=args.json, seed=args.seed, jobs=args.jobs,
                                   deals=args.deals, hindsight=args.hindsight)
-    from ..record import load_record, players_of_record
+    from ..record import loads_record, players_of_record, read_record_file
     from .engine import ReviewSettings, review_match
     from .text import ReviewProgress, render_match
 
     settings = ReviewSettings(seed=args.seed, min_deals=min(24, args.deals),
                               max_deals=args.deals)
-    match = load_record(args.record)
-    with open(args.record, encoding="utf-8") as f:
-        names = players_of_record(json.load(f))
+    raw = read_record_file(args.record)  # read once: a BOM, UTF-16 or a pipe read as replayed
+    match = loads_record(raw)
+    names = players_of_record(json.loads(raw))
     hands = None if args.hand is None else [args.hand]
     review = review_match(match, args.player, hands=hands, settings=settings, jobs=args.jobs,
                           progress=ReviewProgress(sys.stderr), hindsight=args.hindsight,
@@ -73,7 +86,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review.to_dict()))
     else:
-        print(render_match(review))
+        print(render_match(_for_people(review)))
     return 0
 
 
@@ -103,7 +116,7 @@ def register(subparsers: Any) -> None:
                                "the same review"))
     parser.add_argument("--jobs", type=whole(1, 64), default=1, metavar="N",
                         help=_("parallel processes (default 1)"))
-    parser.add_argument("--deals", type=whole(1, 100_000), default=192, metavar="N",
+    parser.add_argument("--deals", type=whole(2, 100_000), default=192, metavar="N",
                         help=_("most deals a close decision is played out on (default 192)"))
     parser.add_argument("--hindsight", action="store_true",
                         help=_("add, per decision, what the opponent actually held and "

@@ -94,10 +94,14 @@ class ReviewSettings:
     continuation: Continuation = field(default_factory=Continuation)
 
     def __post_init__(self) -> None:
-        for name in ("min_deals", "max_deals", "batch"):
+        # Two deals at least: a choice is picked on some deals and priced on the others
+        # (held out, against the winner's curse); on one deal there are no others.
+        for name, least in (("min_deals", 2), ("max_deals", 2), ("batch", 1)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100_000:
-                raise ReviewError(f"{name} must be a whole number from 1 to 100000, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not (
+                    least <= value <= 100_000):
+                raise ReviewError(f"{name} must be a whole number from {least} to 100000, "
+                                  f"not {value!r}")
         if self.max_deals < self.min_deals:
             raise ReviewError(f"max_deals ({self.max_deals}) is below min_deals "
                               f"({self.min_deals})")
@@ -489,9 +493,10 @@ def review_record(
     :class:`~hollywood_gin.errors.RecordError`."""
     import json
 
-    from ..record import load_record, players_of_record
+    from ..record import loads_record, players_of_record, read_record_file
 
-    match = load_record(path)
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    raw = read_record_file(path)  # read once, in any JSON encoding (a BOM, UTF-16)
+    match = loads_record(raw)
+    data = json.loads(raw)
     return review_match(match, player, hands=hands, settings=settings, jobs=jobs,
                         progress=progress, hindsight=hindsight, names=players_of_record(data))
