@@ -56,7 +56,6 @@ BAD_VALUES: dict[str, list[list[str]]] = {
         ["random", "random", "--hands", "2", "--plot", ""],
         ["random", "random", "--hands", "2", "--ray", ""],
         ["random", f"expert:samples={'9' * 5001}", "--hands", "2"],
-        ["random", "expert:samples=4,samples=8", "--hands", "2"],
     ],
     "play": [
         ["--level", "9"], ["--level", "0"], ["--delay", "-1"], ["--delay", "nan"],

@@ -87,8 +87,10 @@ def test_a_bot_spec_reads_its_name_with_spaces_around_it() -> None:
     assert make_bot(" Greedy ", seed=1).name == "greedy"
 
 
-def test_a_setting_given_twice_is_refused_not_the_last_taken() -> None:
-    from hollywood_gin.bots import BotError, make_bot
 
-    with pytest.raises(BotError, match="bot setting 'samples' is given twice in"):
-        make_bot("expert:samples=4, samples =8")
+def test_a_setting_given_twice_takes_the_last_so_a_base_spec_can_be_overridden() -> None:
+    from hollywood_gin.bots import make_bot
+
+    base = "expert:samples=4,late_veto=0"
+    over = make_bot(f"{base},samples=8", seed=1)
+    assert over.settings.samples == 8 and over.settings.late_veto == 0  # type: ignore[attr-defined]

@@ -49,11 +49,7 @@ def _parse_settings(text: str, spec: str) -> dict[str, float]:
                 f"{shortened(spec, 60)!r}: expected name=number (a finite number, of at most "
                 "300 digits)"
             ) from None
-        name = key.strip()
-        if name in out:  # which one was meant? (the last one used to win silently)
-            raise BotError(f"bot setting {shortened(name, 60)!r} is given twice in "
-                           f"{shortened(spec, 60)!r}")
-        out[name] = number
+        out[key.strip()] = number  # given twice, the last counts: "BASE,samples=8" overrides
     return out
 
 
