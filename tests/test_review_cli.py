@@ -132,7 +132,9 @@ def test_an_unfinished_hand_is_not_reviewed(capsys: pytest.CaptureFixture[str],
     code, _, err = run(capsys, "review", str(path), "--hand", "1", *FAST)
     assert code == 2 and "not over" in err
     code, out, _ = run(capsys, "review", str(path), *FAST)
-    assert code == 0 and "No decision to review" in out
+    # the reason is that no hand is over, not that the turns had one legal action each
+    assert code == 0 and "No hand of this match is over yet" in out
+    assert "No decision to review" not in out and "Hands:" not in out
 
 
 class _Terminal(io.StringIO):
@@ -177,3 +179,27 @@ def test_review_says_the_programs_names_in_the_language_and_no_control_character
     assert "You" not in out and "\x1b" not in out and "Hand 9" not in out
     code, out, _err = run(capsys, "review", str(hostile), "--json", *FAST)
     assert json.loads(out)["names"] == data["players"]  # the JSON keeps them as saved
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "lt"])
+def test_the_review_fits_the_terminal_and_loses_no_word(
+    capsys: pytest.CaptureFixture[str], record: Path, monkeypatch: pytest.MonkeyPatch,
+    lang: str
+) -> None:
+    """Wrapped at spaces to the terminal's width (80 when not a terminal): long lines of
+    the summary and the positions were up to 138 columns."""
+    words: dict[int, list[str]] = {}
+    lines: dict[int, list[str]] = {}
+    for columns in (10_000, 80, 60):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        code, out, _ = run(capsys, "review", str(record), "--hand", "1", "--lang", lang, *FAST)
+        assert code == 0
+        lines[columns] = out.splitlines()
+        assert max(len(line) for line in lines[columns]) <= columns
+        words[columns] = out.split()
+        # a line that fits is left as it is (a decision's lines are not run together)
+        assert {ln for ln in lines[10_000] if len(ln) <= columns} <= set(lines[columns])
+    assert words[80] == words[60] == words[10_000]
+    monkeypatch.setenv("COLUMNS", "10000")
+    assert max(len(line) for line in run(capsys, "review", str(record), "--hand", "1",
+                                         *FAST)[1].splitlines()) > 80  # there was wrapping

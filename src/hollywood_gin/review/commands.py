@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -52,8 +53,13 @@ def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
     if as_json:
         print(json.dumps(review.to_dict()))
     else:
-        print(render_match(_for_people(review)))
+        print(render_match(_for_people(review), width=_columns()))
     return 0
+
+
+def _columns() -> int:
+    """The terminal's width (80 when the output is not a terminal), 40 at the least."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
 
 
 def _for_people(review: MatchReview) -> MatchReview:
@@ -86,7 +92,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review.to_dict()))
     else:
-        print(render_match(_for_people(review)))
+        print(render_match(_for_people(review), width=_columns()))
     return 0
 
 

@@ -4,6 +4,7 @@ cards show with their suit symbols."""
 from __future__ import annotations
 
 import sys
+import textwrap
 import time
 from typing import TextIO
 
@@ -111,6 +112,8 @@ def render_decision(d: DecisionReview, *, number: int, position: bool = True) ->
 def _summary(review: HandReview | MatchReview) -> list[str]:
     acc = review.accuracy
     n = len(review.decisions)
+    if isinstance(review, MatchReview) and not review.hands:
+        return [_("No hand of this match is over yet: a hand is reviewed once it ends.")]
     if acc is None:
         return [_("No decision to review: every turn had a single legal action.")]
     counts = review.grade_counts
@@ -143,9 +146,11 @@ def _hand_title(h: HandReview, names: tuple[str, str]) -> str:
     return _("Hand {number}: {how}").format(number=h.hand_number, how=how)
 
 
-def render_match(review: MatchReview, *, every_decision: bool | None = None) -> str:
+def render_match(review: MatchReview, *, every_decision: bool | None = None,
+                 width: int = 80) -> str:
     """The review as text: the summary, the worst decisions and, for one hand (or with
-    ``every_decision``), every decision with its position."""
+    ``every_decision``), every decision with its position; lines wrapped at spaces to
+    ``width`` columns, a wrapped line's rest indented under its start."""
     names = review.names
     who = names[review.player]
     every = len(review.hands) == 1 if every_decision is None else every_decision
@@ -161,7 +166,7 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None) -> 
                 lines += ["  " + line for line in _summary(h)]
             for k, d in enumerate(h.decisions, 1):
                 lines.append(render_decision(d, number=k))
-    else:
+    elif review.hands:
         lines += ["", _("Hands:")]
         for h in review.hands:
             acc = h.accuracy
@@ -179,7 +184,18 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None) -> 
             lines.append(render_decision(d, number=number))
     if not every and len(review.hands) > 1:
         lines += ["", _("See every decision of a hand with --hand K.")]
-    return "\n".join(lines)
+    text = "\n".join(lines)  # a decision is several lines already
+    return "\n".join(wrapped for line in text.split("\n") for wrapped in _wrap(line, width))
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    """One line as lines of at most ``width`` columns, broken at spaces (a card, a word
+    and a number stay whole), the rest indented two past the line's own indent."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]
 
 
 class ReviewProgress:
