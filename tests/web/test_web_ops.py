@@ -31,7 +31,14 @@ from starlette.applications import Starlette
 from hollywood_gin.schema import SCHEMA_REVISION, VERSION_TABLE
 from hollywood_gin.store import Store
 from hollywood_gin.web.app import create_app
-from hollywood_gin.web.ops import JsonFormatter, Ops, RedactCards, log_config, redact
+from hollywood_gin.web.ops import (
+    JsonFormatter,
+    Ops,
+    QuietClientErrors,
+    RedactCards,
+    log_config,
+    redact,
+)
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -85,6 +92,25 @@ def test_a_json_line_carries_the_event_and_no_card() -> None:
         "ts": json.loads(JsonFormatter().format(event))["ts"], "level": "info",
         "logger": "hollywood_gin.web.events", "pid": os.getpid(), "event": "hand_ended",
         "table": "ab12", "how": "gin", "points": 31}
+
+
+def test_a_client_frame_that_is_not_utf8_is_one_warning_line_not_an_error() -> None:
+    """uvicorn logs it as an ERROR with a traceback, once a socket: anyone who may open
+    one could fill the log."""
+    try:
+        b"\xff".decode()
+    except UnicodeDecodeError:
+        record = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1,
+                                   "Invalid UTF-8 sequence received from client.", None,
+                                   sys.exc_info())
+    assert QuietClientErrors().filter(record)
+    line = JsonFormatter().format(record)
+    assert json.loads(line)["level"] == "warning" and "traceback" not in json.loads(line)
+    assert "not UTF-8" in record.getMessage()
+    other = logging.LogRecord("uvicorn.error", logging.ERROR, __file__, 1, "boom", None, None)
+    assert QuietClientErrors().filter(other) and other.levelno == logging.ERROR
+    for handler in log_config()["handlers"].values():
+        assert handler["filters"] == ["client", "redact"]
 
 
 def test_the_log_config_is_refused_for_an_unknown_format() -> None:

@@ -118,6 +118,21 @@ class RedactCards(logging.Filter):
         return True
 
 
+class QuietClientErrors(logging.Filter):
+    """A client's broken frame is the client's fault, not the server's: uvicorn logs a text
+    frame that is not UTF-8 as an ERROR with a traceback (once a socket, so anyone who may
+    open one can fill the log with them); here it is one WARNING line."""
+
+    NOT_UTF8 = "Invalid UTF-8 sequence received from client."
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("uvicorn") and record.msg == self.NOT_UTF8:
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+            record.msg = "a client sent a text frame that is not UTF-8: its socket is closed (1007)"
+            record.exc_info = record.exc_text = None
+        return True
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: ``ts``, ``level``, ``logger``, ``pid`` (which process, as
     ``serve --workers`` runs several), ``event``, ``msg`` and the event's fields;
@@ -168,14 +183,15 @@ def log_config(fmt: str = "text", level: str = "info", access_log: bool = True
             "fmt": '%(levelprefix)s %(client_addr)s - "%(request_line)s" %(status_code)s'},
     }
     handler = {"class": "logging.StreamHandler", "stream": "ext://sys.stderr",
-               "filters": ["redact"]}
+               "filters": ["client", "redact"]}
     upper = level.upper()
     # uvicorn's own debug lines dump WebSocket frames (cards and all): never below info.
     server = "INFO" if upper == "DEBUG" else upper
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"redact": {"()": "hollywood_gin.web.ops.RedactCards"}},
+        "filters": {"client": {"()": "hollywood_gin.web.ops.QuietClientErrors"},
+                    "redact": {"()": "hollywood_gin.web.ops.RedactCards"}},
         "formatters": formatters,
         "handlers": {"main": {**handler, "formatter": "main"},
                      "access": {**handler, "formatter": "access"}},
