@@ -37,13 +37,17 @@ class SeatsAndLeases(StoreBase):
     def reset_seat_token(self, match_id: str, seat: int) -> str:
         """A fresh token for a seat that exists (the old one stops opening it)."""
         token = secrets.token_urlsafe(24)
+        self.set_seat_token(match_id, seat, token)
+        return token
+
+    def set_seat_token(self, match_id: str, seat: int, token: str) -> None:
+        """``token`` opens a seat that exists (instead of the one that did)."""
         with self._tx() as conn:
             result = conn.execute(update(seats_table).where(
                 seats_table.c.match_id == match_id, seats_table.c.seat == seat,
             ).values(token_hash=_hash_token(token)))
             if result.rowcount != 1:
                 raise StoreError(f"match {match_id!r} has no seat {seat}")
-        return token
 
     def seat_of_token(self, match_id: str, token: str) -> int | None:
         """The seat a token opens at a match, or None (wrong token, or another match's)."""

@@ -398,6 +398,7 @@ async def _serve_seat(
         outbox.put(error_for(exc))
         outbox.close(4403)
         return
+    outbox.token = hello.token
     await manager.attach(table, seat, outbox)
     # Anything the server words for this seat is in the seat's own language.
     lang = seat_language(hello.lang, websocket.scope)

@@ -69,6 +69,7 @@ class Outbox:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.close_code = 1000
+        self.token: str | None = None  # the seat token its hello opened the seat with
 
     def put(self, frame: dict[str, Any]) -> None:
         if self.closed:

@@ -24,7 +24,10 @@ only while it holds the table's bot lease (:mod:`.leases`).
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import hashlib
+import hmac
 import logging
 import time
 from collections.abc import Callable
@@ -371,8 +374,10 @@ class TableManager(Following):
     async def _rematch(self, table: Table, seat: int, outbox: Outbox, rid: int | None) -> None:
         """At the match's end: count this seat in for a rematch; once both are (the computer
         always is), a new match with the same seats, names, rules and level is saved, and
-        each seat that asks is sent its own token to it (a fresh one each time it asks, so
-        a page that lost it can ask again)."""
+        each seat that asks is sent its own token to it: derived from the token the asking
+        socket opened this seat with (:func:`rematch_token`), so two tabs or devices of one
+        seat get the same one and neither ask locks the other out; a page that lost it can
+        ask again."""
         async with table.lock:
             self._check_open(table)
             if not table.pm.match.finished:
@@ -393,7 +398,10 @@ class TableManager(Following):
                 new, tokens = await self._new_rematch(table)
                 token = tokens.get(seat)
             if new is not None:
-                if token is None:
+                if outbox.token is not None:
+                    token = rematch_token(outbox.token, new)
+                    await self.run(self.store.set_seat_token, new, seat, token)
+                elif token is None:
                     token = await self.run(self.store.reset_seat_token, new, seat)
                 outbox.put(seat_frame(new, seat, token, rid))
             self._broadcast(table)
@@ -541,3 +549,10 @@ def _abandon_stored(store: Store, table_id: str, seat: int) -> bool:
 def error_for(exc: ProtocolError, rid: int | None = None) -> dict[str, Any]:
     """The error frame of a refused message."""
     return error_frame(exc.code, exc.message, rid)
+
+
+def rematch_token(token: str, new_table: str) -> str:
+    """A seat's token at the rematch table, from its token at the old one: as secret as that
+    one (an HMAC keyed by it), and the same for every socket that opened the seat with it."""
+    digest = hmac.new(token.encode(), new_table.encode(), hashlib.sha256).digest()[:24]
+    return base64.urlsafe_b64encode(digest).decode()
