@@ -173,6 +173,7 @@ class _Core:
         "hand",
         "hand_start",
         "hands_played",
+        "legal",
         "length",
         "logs",
         "moves",
@@ -197,6 +198,9 @@ class _Core:
         self.moves: list[tuple[int, int, int]] = []
         self.logs: tuple[list[str], list[str]] = ([], [])
         self.terminal = False
+        # (length, ids) of the last legal actions asked for: what apply checks against
+        # (every search asks for them first), without computing them twice.
+        self.legal: tuple[int, list[int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
         other = object.__new__(_Core)
@@ -213,6 +217,7 @@ class _Core:
         other.moves = self.moves[:]
         other.logs = (self.logs[0][:], self.logs[1][:])
         other.terminal = self.terminal
+        other.legal = self.legal
         return other
 
 
@@ -244,7 +249,9 @@ class HollywoodGinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
     def _legal_actions(self, player: int) -> list[int]:
         hand = self.core.hand
         assert hand is not None and player == hand.to_act
-        return sorted(hand.legal_action_ids())
+        ids = sorted(hand.legal_action_ids())
+        self.core.legal = (self.core.length, ids)
+        return ids
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         core = self.core
@@ -289,17 +296,30 @@ class HollywoodGinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
 
     # -- acting ------------------------------------------------------------------------
 
-    def _apply_action(self, action: int) -> None:
+    def _check_legal(self, action: int) -> None:
+        """Refuse an action the position does not allow, before anything changes (the
+        engine's fast path, ``Hand.apply_id``, takes legal ids only)."""
         core = self.core
         if core.terminal:
             raise IllegalActionError(f"cannot apply action {action!r}: the game is over")
-        if self.is_chance_node():
-            legal = [outcome for outcome, _ in self.chance_outcomes()]
+        hand = core.hand
+        if core.dealer is None:
+            legal = action in (0, 1)
+        elif hand is None:
+            legal = 0 <= action < 52 and action not in core.dealt
+        elif core.pending_draw:
+            legal = action in hand.stock
         else:
-            legal = core.hand.legal_action_ids() if core.hand is not None else []
-        if action not in legal:
+            asked = core.legal
+            legal = action in (asked[1] if asked is not None and asked[0] == core.length
+                               else hand.legal_action_ids())
+        if not legal:
             raise IllegalActionError(
-                f"action {action!r} is not legal now; legal actions: {sorted(legal)}")
+                f"action {action!r} is not legal now; legal actions: {self.legal_actions()}")
+
+    def _apply_action(self, action: int) -> None:
+        self._check_legal(action)
+        core = self.core
         index = core.length  # OpenSpiel appends the action to the history after this call
         core.length += 1
         if core.dealer is None:

@@ -23,7 +23,6 @@ __all__ = ["Episode", "RewardKind", "action_id_of", "at_least_one"]
 RewardKind = Literal["points", "result"]
 
 
-
 def at_least_one(name: str, value: object) -> int:
     """A count setting checked when the environment is made, not at the first step."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -40,6 +39,7 @@ def action_id_of(action: object) -> int:
         except TypeError:
             pass
     raise IllegalActionError(f"an action id is a whole number, not {action!r}")
+
 
 class Episode:
     """A hand (``match=False``) or a Hollywood match (``match=True``) played by ids.
