@@ -76,6 +76,9 @@ log = logging.getLogger("hollywood_gin.web")
 
 BOT_RETRY = 1.0  # seconds before the computer tries again after a failure
 
+#: What a move or a next deal after the match's end is told (R7.5).
+MATCH_OVER = "the match is over (R7.5): send 'rematch' for another"
+
 
 class TableManager(Following):
     """Creates, loads, and runs tables; every store call goes through one executor.
@@ -292,8 +295,7 @@ class TableManager(Following):
                 )
             hand = pm.match.hand
             if pm.match.finished:
-                raise ProtocolError("illegal", "the match is over (R7.5): send 'rematch' for "
-                                    "another")
+                raise ProtocolError("illegal", MATCH_OVER)
             if hand.is_over:
                 raise ProtocolError("illegal", "the hand is over: send 'next' for the next deal")
             if hand.to_act != seat:
@@ -349,8 +351,7 @@ class TableManager(Following):
             if not match.hand.is_over:
                 raise ProtocolError("illegal", "the hand is not over yet")
             if match.finished:
-                raise ProtocolError("illegal", "the match is over (R7.5): send 'rematch' for "
-                                    "another")
+                raise ProtocolError("illegal", MATCH_OVER)
             number = len(match.hands)
             seats = {seat} | ({table.computer_seat} if table.computer_seat is not None else set())
 
