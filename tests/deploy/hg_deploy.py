@@ -380,7 +380,15 @@ class Seat:
     def wait(self, pred: Any) -> dict[str, Any]:
         deadline = time.monotonic() + WAIT
         while True:
-            frame: dict[str, Any] = json.loads(self.ws.recv(max(0.01, deadline - time.monotonic())))
+            try:
+                raw = self.ws.recv(max(0.01, deadline - time.monotonic()))
+            except TimeoutError as exc:
+                hand = getattr(self, "state", {}).get("hand", {})
+                exc.add_note(f"seat at table {self.table}: last state seq "
+                             f"{getattr(self, 'state', {}).get('seq')}, phase "
+                             f"{hand.get('phase')}, to act {hand.get('to_act')}")
+                raise
+            frame: dict[str, Any] = json.loads(raw)
             if frame["type"] == "state":
                 self.state = frame
             if pred(frame):
@@ -394,10 +402,20 @@ class Seat:
                 self.ws.recv(max(0.01, deadline - time.monotonic()))
 
     def play(self, rid: int) -> dict[str, Any]:
-        """One of our moves when it is our turn (first waiting for the computer's)."""
-        while self.state["hand"]["to_act"] != 0:
-            self.wait(lambda f: f["type"] == "state")
-        return self.move(rid)
+        """One of our moves when it is our turn: first waiting for the computer's, and
+        dealing the next hand if the computer's move ended this one (a random deal can let
+        it knock within a few turns; no state comes then until we ask for the next deal)."""
+        while True:
+            state = self.state
+            if state["hand"]["phase"] == "over":
+                assert not state["finished"], "the match ended"
+                self.ws.send(json.dumps({"type": "next"}))
+                self.wait(lambda f, n=state["hand_number"]: f["type"] == "state"
+                          and f["hand_number"] > n)
+            elif state["hand"]["to_act"] != 0:
+                self.wait(lambda f: f["type"] == "state")
+            else:
+                return self.move(rid)
 
     def move(self, rid: int) -> dict[str, Any]:
         """This seat's move now (it must be its turn): the ack or the error."""
