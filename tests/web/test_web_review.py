@@ -65,10 +65,14 @@ def _check_view_only(server: Server, table: str, seat: int, review: dict[str, An
 
 
 def test_a_finished_hand_is_reviewed_from_the_seat_view_only(server: Server) -> None:
-    created = server.create(opponent="computer", level=1, name="Ann")
-    table, token = created["table"], created["token"]
-    me = Seat(server, table, token)
-    play_computer(me, until=lambda s: s["hand"]["phase"] == "over")
+    for _ in range(5):  # a deal where the computer knocks before Ann's first turn leaves
+        created = server.create(opponent="computer", level=1, name="Ann")  # her nothing
+        table, token = created["table"], created["token"]
+        me = Seat(server, table, token)
+        play_computer(me, until=lambda s: s["hand"]["phase"] == "over")
+        if _hidden_cards_at_each_decision(server, table, 1, 0):
+            break
+        me.close()
     refused = _review(server, table, token, 2)
     assert refused.status_code == 400 and refused.json()["code"] == "hand"
     listed = _review(server, table, token)
