@@ -20,6 +20,7 @@ import importlib
 import json
 import math
 import os
+import re
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -113,6 +114,9 @@ class CommandParser(argparse.ArgumentParser):
             prog=self.prog, message=message) + "\n")
 
 
+_ASCII_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
 def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number within ``low``..``high`` (inclusive; None: open)."""
     if high is not None:
@@ -121,10 +125,9 @@ def whole(low: int | None = None, high: int | None = None) -> Callable[[str], in
         allowed = _("a whole number, {low} or more").format(low=low)
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
+        # ASCII digits only: int() also reads other scripts' digits and underscores, so
+        # "--seed ٣" would deal a seed no one typed.
+        value = int(text) if _ASCII_WHOLE.fullmatch(text) else None
         if value is None or (low is not None and value < low) or (high is not None
                                                                    and value > high):
             raise argparse.ArgumentTypeError(

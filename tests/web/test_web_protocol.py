@@ -65,6 +65,7 @@ def test_a_frame_nested_too_deep_is_said_in_words_not_pythons() -> None:
     ('{"type":"act","action":"draw","seq":false}', "schema"),
     ('{"type":"act","action":"draw","seq":2.0}', "schema"),
     ('{"type":"act","action":"draw\\u0000","seq":2}', "schema"),
+    ('{"type":"act","action":"draw\\n","seq":2}', "schema"),  # as the schema's ECMA pattern
     ('{"type":"act","action":"' + "a" * 65 + '","seq":2}', "schema"),
     ('{"type":"act","action":"draw","seq":2,"rid":-5}', "schema"),
     ('{"type":"act","action":"draw","seq":2,"who":1}', "schema"),

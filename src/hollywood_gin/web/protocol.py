@@ -199,7 +199,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         return Hello(token, lang)
     if kind == "act":
         action, seq = data["action"], data["seq"]
-        if not isinstance(action, str) or not ACTION_RE.match(action):
+        if not isinstance(action, str) or not ACTION_RE.fullmatch(action):
             raise ProtocolError(
                 "schema", "action must be an action's text, like 'draw' or 'discard 7h'"
             )
