@@ -200,12 +200,13 @@ def test_an_unknown_language_falls_back_to_english() -> None:
 
 def test_rules_in_force_panel() -> None:
     lines = dict(rules_in_force(Rules()))
-    assert lines["Rules"] == "hollywood"
+    assert lines["Rules"] == "Hollywood"  # the preset's name on the screens, not its key
     assert lines["Knock"] == "at 10 or less"
     assert lines["Gin bonus"] == "25" and lines["Big gin bonus"] == "not played"
     assert lines["Scoring"] == "3 games at once, each to 100"
     assert lines["Dead hand"] == "2 cards left in the stock"
     eaai = dict(rules_in_force(PRESETS["eaai"]))
+    assert eaai["Rules"] == "EAAI"
     assert eaai["Scoring"] == "one game to 100" and "Entry rule" not in eaai
     assert eaai["Undercut bonus"] == "25" and eaai["Box bonus"] == "0"
     assert eaai["Next hand"] == "the players deal in turn"

@@ -87,8 +87,35 @@ OVERFLOW = """() => {
                Math.round(box.right));
     }
   }
+  // A hand-end row whose name, count and tag ran past the panel (Lithuanian's tag did).
+  for (const node of document.querySelectorAll(".layout-row, .layout-head")) {
+    if (node.scrollWidth > node.clientWidth + 1) {
+      out.push(node.className + " overflows: " + node.scrollWidth + " > " + node.clientWidth);
+    }
+  }
   return out;
 }"""
+
+#: Controls a thumb must hit that are less than 24 px high (WCAG 2.5.8); links in running
+#: text, and boxes and dots beside their labels, are the rule's own exceptions.
+TOO_SMALL = """() => {
+  const out = [];
+  const controls = "button, .btn, summary, select, a, input:not([type=radio]):not([type=checkbox])";
+  for (const node of document.querySelectorAll(controls)) {
+    if (node.closest(".sr-only, .hidden, p, li, td, dd, main.rulebook, label")
+        || node.offsetParent === null) continue;
+    const box = node.getBoundingClientRect();
+    if (box.width > 0 && box.height < 23.5) {
+      out.push(node.outerHTML.slice(0, 80) + " " + Math.round(box.height) + " px high");
+    }
+  }
+  return out;
+}"""
+
+
+#: The rules in force on the sheet say these words, in order.
+IN_FORCE_SAYS = """words => JSON.stringify([...document.querySelectorAll(
+  ".in-force dt, .in-force dd")].map(e => e.textContent)) === JSON.stringify(words)"""
 
 
 class Views:
@@ -107,7 +134,7 @@ class Views:
         if words:
             self.leaks[where] = words
         if fits and page.viewport_size["width"] <= PHONE["width"]:
-            out = page.evaluate(OVERFLOW)
+            out = page.evaluate(OVERFLOW) + page.evaluate(TOO_SMALL)
             if out:
                 self.overflow[where] = out
         self.seen.append(where)
@@ -429,8 +456,14 @@ def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
         _hold_seat(page, web, created, "computer")
         page.goto(f"{web.base}/t/{created['table']}")
         page.wait_for_selector(".hand .card")
+        page.wait_for_selector(".in-force dd", state="attached")  # the rules, read in English
         page.locator(".lang-switch select").select_option(lang)
         page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+        # The rules in force are read again in the new language (they stayed in English).
+        in_force = httpx2.get(f"{web.base}/api/rules?table={created['table']}",
+                              headers={"accept-language": lang}, trust_env=False).json()
+        page.wait_for_function(IN_FORCE_SAYS, arg=[w for line in in_force["in_force"]
+                                                   for w in line])
         page.wait_for_selector(".felt[data-hand='1']")
         assert page.evaluate("localStorage.getItem('hg.lang')") == lang
         # The whole sheet, its Total column too, is in sight in every language (Lithuanian's

@@ -251,6 +251,13 @@ def test_screen_readers_hear_the_opponent_and_the_results(page: Any, web: Server
                            arg=str(game.seq))
     told = live.inner_text()
     assert re.search(rf"{opp} (drew from the stock|took)", told), told
+    # Cards are told by name: some screen readers say ♥ as "black heart suit".
+    assert re.search(r"discarded (an? )?\w+ of (spades|hearts|diamonds|clubs)", told), told
+    assert not re.search("[♠♥♦♣]", told), told
+    # The status line shows the suits' signs and says their names.
+    status = page.locator(".middle .status")
+    assert not re.search("[♠♥♦♣]", status.aria_snapshot()), status.aria_snapshot()
+    assert re.search("[♠♥♦♣]", status.inner_text()), status.inner_text()
     # Play on to the hand's end: the result is told too.
     game.until(lambda m: m.hand.is_over, limit=400)
     table.send(game.frame(0))

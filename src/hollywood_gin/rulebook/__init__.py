@@ -25,7 +25,7 @@ from importlib import resources
 
 from ..cards import Card, parse_cards
 from ..i18n import PSEUDO, _, ngettext, pseudo
-from ..rules import OPTIONS, PRESETS, Option, Rules
+from ..rules import OPTIONS, PRESETS, Option, Rules, preset_label
 from ..scoring import HandScore, score_hand
 from ..sheet import ScoreSheet
 
@@ -427,8 +427,7 @@ def rule_book(rules: Rules = _DEFAULT_RULES, *, lang: str = "en") -> str:
 def rules_in_force(rules: Rules) -> list[tuple[str, str]]:
     """Short (label, value) lines for a "rules in force" panel, in the player's language."""
     lines: list[tuple[str, str]] = []
-    name = rules.preset_name
-    lines.append((_("Rules"), name if name is not None else _("custom")))
+    lines.append((_("Rules"), preset_label(rules.preset_name)))  # as the screens name it
     if rules.oklahoma:
         knock = _("at the upcard's value or less (Oklahoma)")
     elif rules.knock_limit == 0:

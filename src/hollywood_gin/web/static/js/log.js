@@ -5,18 +5,19 @@ import { pretty, spoken } from "./cards.js";
 import { el } from "./dom.js";
 import { list, t } from "./i18n.js";
 
-/** One entry of the public log, `[player, action, card]`, in words. */
-export function moveText(state, [player, action, card]) {
+/** One entry of the public log, `[player, action, card]`, in words; `name` says a card
+ * (`spoken` for what a screen reader is told: some read ♥ as "black heart suit"). */
+export function moveText(state, [player, action, card], name = pretty) {
   const who = player === state.seat ? t("log.you") : state.names[player];
   const [verb, first] = action.split(" ");
-  const shown = card ? pretty(card) : null;
+  const shown = card ? name(card) : null;
   switch (verb) {
     case "pass": return shown ? t("log.pass", { who, card: shown }) : t("log.pass_plain", { who });
     case "take": return shown ? t("log.take", { who, card: shown }) : t("log.take_plain", { who });
     case "pick": return shown ? t("log.pick", { who, card: shown }) : t("log.pick_plain", { who });
     case "draw": return t("log.draw", { who });
-    case "discard": return t("log.discard", { who, card: pretty(card || first) });
-    case "knock": return t("log.knock", { who, card: pretty(first) });
+    case "discard": return t("log.discard", { who, card: name(card || first) });
+    case "knock": return t("log.knock", { who, card: name(first) });
     case "big-gin": return t("log.big_gin", { who });
     default: return `${who}: ${action}`;
   }
@@ -131,7 +132,7 @@ export class Announcer {
     }
     const old = before.hand_number === after.hand_number ? before.hand.history.length : 0;
     after.hand.history.slice(old).forEach((entry) => {
-      if (entry[0] !== after.seat) this.say(moveText(after, entry));
+      if (entry[0] !== after.seat) this.say(moveText(after, entry, spoken));
     });
     // My own draw from the stock: which card it brought is seen only in the hand.
     const drawn = after.hand.history.slice(old).some(([p, a]) => p === after.seat && a === "draw");

@@ -100,33 +100,33 @@ function fitHeadings(root) {
   }
 }
 
-const IN_FORCE = new Map(); // table id: the "rules in force" lines, asked for once
+const IN_FORCE = new Map(); // table and language: the "rules in force" lines, asked once
 
 /** The rules in force, folded (the sheet is what a player looks at): the server's short
- * lines in words (hollywood_gin.rulebook.rules_in_force), and a link to the whole book. */
+ * lines in words (hollywood_gin.rulebook.rules_in_force), and a link to the whole book.
+ * Kept by table and language: a player who switches language gets the lines in it. */
 function rulesInForce(state) {
   const box = el("details", "in-force");
   box.append(el("summary", "", t("sheet.rules")));
   const list = el("dl");
-  const fill = (lines) => {
-    list.replaceChildren();
-    lines.forEach(([label, value]) => list.append(el("dt", "", label), el("dd", "", value)));
+  const fill = (dl, lines) => {
+    dl.replaceChildren();
+    lines.forEach(([label, value]) => dl.append(el("dt", "", label), el("dd", "", value)));
   };
-  const known = IN_FORCE.get(state.table);
-  if (known) fill(known);
+  const lang = language();
+  const key = `${state.table} ${lang}`;
+  const known = IN_FORCE.get(key);
+  if (known) fill(list, known);
   else {
-    IN_FORCE.set(state.table, []);
-    fetch(`/api/rules?table=${state.table}`, { headers: { "accept-language": language() } })
+    IN_FORCE.set(key, []);
+    fetch(`/api/rules?table=${state.table}`, { headers: { "accept-language": lang } })
       .then((r) => (r.ok ? r.json() : null))
       .then((out) => {
-        if (!out) { IN_FORCE.delete(state.table); return; }
-        IN_FORCE.set(state.table, out.in_force);
-        document.querySelectorAll(".in-force dl").forEach((dl) => {
-          dl.replaceChildren();
-          out.in_force.forEach(([label, value]) => dl.append(el("dt", "", label),
-            el("dd", "", value)));
-        });
-      }).catch(() => IN_FORCE.delete(state.table));
+        if (!out) { IN_FORCE.delete(key); return; }
+        IN_FORCE.set(key, out.in_force);
+        if (language() !== lang) return; // switched meanwhile: that language's ask fills
+        document.querySelectorAll(".in-force dl").forEach((dl) => fill(dl, out.in_force));
+      }).catch(() => IN_FORCE.delete(key));
   }
   box.append(list);
   const book = el("a", "rule-book", t("sheet.rule_book"));

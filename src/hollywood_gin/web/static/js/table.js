@@ -437,8 +437,19 @@ export class TableView {
     bindDrag(this, pile, "pile", top || null);
     this.pileEl = pile;
 
-    const words = this.statusText();
-    if (this.statusEl.textContent !== words) this.statusEl.textContent = words;
+    // Seen with the suits' signs, heard with their names (the status is a live region).
+    const words = this.statusText(pretty);
+    const heard = this.statusText(spoken);
+    if (this.statusEl.dataset.words !== words || this.statusEl.dataset.heard !== heard) {
+      this.statusEl.dataset.words = words;
+      this.statusEl.dataset.heard = heard;
+      if (words === heard) this.statusEl.textContent = words;
+      else {
+        const seen = el("span", "", words);
+        seen.setAttribute("aria-hidden", "true");
+        this.statusEl.replaceChildren(seen, el("span", "sr-only", heard));
+      }
+    }
     const last = lastOpponentMove(s);
     const lastLine = el("div", "last-move", last && h.phase !== "over"
       ? t("log.last", { move: moveText(s, last) }) : "");
@@ -448,7 +459,7 @@ export class TableView {
     this.middle.append(lastLine);
   }
 
-  statusText() {
+  statusText(name) {
     const s = this.state;
     const h = s.hand;
     const opp = s.names[1 - s.seat];
@@ -461,9 +472,9 @@ export class TableView {
       return t(s.opponent === "computer" ? "status.thinking" : "status.their_turn", { name: opp });
     }
     const top = h.pile[h.pile.length - 1];
-    if (h.phase === "offer") return t("status.offer", { card: pretty(top) });
+    if (h.phase === "offer") return t("status.offer", { card: name(top) });
     if (h.phase === "draw") {
-      return this.legal("pick") ? t("status.draw_or_pick", { card: pretty(top) })
+      return this.legal("pick") ? t("status.draw_or_pick", { card: name(top) })
         : t("status.draw");
     }
     return t("status.discard");
