@@ -103,17 +103,29 @@ def test_several_unfinished_matches_are_listed_and_any_resumed(store: Store) -> 
     assert {_status(store, older), _status(store, newer)} == {"playing"}
 
 
-def _damage(store: Store, match_id: str) -> None:
-    with store.engine.begin() as conn:  # its rules cut short, as a bad disk might leave them
-        conn.execute(sql("UPDATE hg_matches SET rules = '{\"knock_limit\": 10' WHERE id = :id"),
-                     {"id": match_id})
+#: Ways a saved match's row can be damaged, as a bad disk or a hand-edited file leaves it:
+#: rules cut short, a level that is no number or out of range, a meta or players that are
+#: not what they must be (the last three crashed ``play`` and ``play --list``).
+DAMAGE = {
+    "rules cut short": "rules = '{\"knock_limit\": 10'",
+    "a level in words": "meta = '{\"level\": \"abc\", \"human\": 0, \"dealt\": 2}'",
+    "a level of 9": "meta = '{\"level\": 9}'",
+    "meta a list": "meta = '[1, 2]'",
+    "players an object": "players = '{\"a\": 1}'",
+}
 
 
-def test_one_damaged_saved_match_is_left_out_and_said_not_a_crash(store: Store,
-                                                                  url: str) -> None:
+def _damage(store: Store, match_id: str, how: str = DAMAGE["rules cut short"]) -> None:
+    with store.engine.begin() as conn:
+        conn.execute(sql(f"UPDATE hg_matches SET {how} WHERE id = :id"), {"id": match_id})
+
+
+@pytest.mark.parametrize("how", list(DAMAGE.values()), ids=list(DAMAGE))
+def test_one_damaged_saved_match_is_left_out_and_said_not_a_crash(store: Store, url: str,
+                                                                  how: str) -> None:
     good = _match(store, level=2, moves=2)
     bad = _match(store, level=4, moves=2)
-    _damage(store, bad)
+    _damage(store, bad, how)
     damaged: list[str] = []
     assert [row.id for row in saved_rows(store, "match", damaged=damaged)] == [good]
     assert len(damaged) == 1 and bad in damaged[0] and "damaged" in damaged[0]
@@ -132,6 +144,29 @@ def test_one_damaged_saved_match_is_left_out_and_said_not_a_crash(store: Store,
             await pilot.press("r")
             await settle(pilot, app)
             assert app.session is not None and app.session.id == good
+
+    asyncio.run(run())
+
+
+def test_a_wrong_count_of_actions_is_damage_not_another_window(store: Store) -> None:
+    """A saved count of actions that is not the log's length refused every move for good,
+    as "played on in another window": resuming it now says the match is damaged."""
+    bad = _match(store, level=1, moves=2)
+    with store.engine.begin() as conn:
+        conn.execute(sql("UPDATE hg_matches SET action_count = 99999999999 WHERE id = :id"),
+                     {"id": bad})
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("r")  # resume the one saved match
+            await settle(pilot, app)
+            assert app.session is None or app.session.id != bad
+            notices = [n.message for n in app._notifications]
+            assert any(f"saved match {bad} is damaged: it counts 99999999999 actions but "
+                       "holds" in n for n in notices), notices
+            assert "another window" not in screen_text(app)
 
     asyncio.run(run())
 

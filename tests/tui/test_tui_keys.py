@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from tui_helpers import human_turn, play_out, settle
 
 from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import HandView, Phase
 from hollywood_gin.rules import Rules
 from hollywood_gin.store import Store
@@ -157,27 +158,57 @@ def test_every_key_while_the_computer_moves_waits(store: Store) -> None:
     asyncio.run(run())
 
 
-def test_undo_from_the_hand_end_leaves_no_undone_move_in_the_list(store: Store) -> None:
-    """After undo on the hand-end dialog the move list at once shows only the moves that
-    stand: no knock, no result line (issue 11, §3)."""
+def test_undo_from_the_hand_end_is_not_offered_it_would_show_his_cards(store: Store) -> None:
+    """The hand-end dialog has shown the computer's hand (R5.1, R5.2): an undo from there
+    would let the person replay the hand knowing it, so it offers none and u does nothing
+    (issue 11, section 3, offered one; a QA pass saw it was a peek)."""
 
     stored = GameSession.new(store, level=1, rules=Rules(), seed=11, first_dealer=1)
     play_out(stored)  # to the end of the first hand, by the session alone
     assert stored.hand.result is not None and stored.hand.result.knocker is not None
+    count = stored.pm.action_count
 
     async def run() -> None:
         app = GinApp(store=store, level=1, resume=stored.id, delay=0)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             assert isinstance(app.screen, HandEndScreen)
+            assert not app.screen.query("#undo")
             await pilot.press("u")
             await pilot.pause()
+            assert isinstance(app.screen, HandEndScreen)
             session = app.session
-            assert session is not None and not session.hand.is_over
-            log = str(app.game.query_one("#log", Static).render())
-            assert "knock" not in log and "gin" not in log and "win" not in log, log
-            moves = [line for line in log.splitlines()[2:] if line]
-            assert len(moves) == len(session.hand.history)
-            await human_turn(pilot, app)  # and play goes on
+            assert session is not None and session.hand.is_over
+            assert session.pm.action_count == count == len(store.load(stored.id).actions)
+            assert not session.assisted
 
     asyncio.run(run())
+
+
+def test_undo_never_takes_back_a_draw_from_the_stock(store: Store) -> None:
+    """The person saw the drawn card: taking the draw back would show him the stock's top
+    before he chooses between the stock and the pile.  The discard after it may be taken
+    back, the draw may not, and the refusal changes nothing."""
+    session = GameSession.new(store, level=1, rules=Rules(), seed=7, first_dealer=1)
+    while session.view().phase is not Phase.DRAW or not session.human_to_act:
+        if session.human_to_act:
+            session.act(Pass())
+        else:
+            session.computer_act(session.computer_choice())
+    session.act(DrawStock())
+    drawn = session.view().hand
+    count = session.pm.action_count
+    assert not session.can_undo
+    with pytest.raises(IllegalActionError, match="your draw from the stock showed you its "
+                                                  "card: it cannot be taken back"):
+        session.undo()
+    assert session.view().hand == drawn and session.pm.action_count == count
+    assert not session.assisted
+    # His discard after the draw is taken back (with the computer's turn after it); the
+    # draw stays, and so does the card it brought.
+    session.act(Discard(max(c for c in drawn if Discard(c) in session.view().legal_actions)))
+    assert session.can_undo
+    session.undo()
+    assert session.view().phase is Phase.DISCARD and session.view().hand == drawn
+    assert session.pm.action_count == count and session.assisted
+    assert not session.can_undo

@@ -396,14 +396,28 @@ class Store(SeatsAndLeases, Reviews):
             self._notify(conn, [f"m {match_id}"])
 
     def load(self, match_id: str) -> StoredMatch:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).first()
-            if row is None:
-                raise StoreError(f"no saved match {match_id!r}")
-            acts = conn.execute(
-                select(actions_table).where(actions_table.c.match_id == match_id)
-                .order_by(actions_table.c.seq)
-            ).all()
+        """The match and its whole log.  Its count of actions must be the log's length:
+        every append is checked against the count, so a wrong one refused each move for
+        good as "played on in another window".  The count is read before and after the
+        log (each commit moves it), so a move committed meanwhile is read again, not
+        taken for damage."""
+        for _attempt in range(5):
+            with self.engine.connect() as conn:
+                query = select(matches_table).where(matches_table.c.id == match_id)
+                row = conn.execute(query).first()
+                if row is None:
+                    raise StoreError(f"no saved match {match_id!r}")
+                acts = conn.execute(
+                    select(actions_table).where(actions_table.c.match_id == match_id)
+                    .order_by(actions_table.c.seq)
+                ).all()
+                after = conn.execute(select(matches_table.c.action_count)
+                                     .where(matches_table.c.id == match_id)).scalar()
+            if after == row.action_count:
+                break
+        if row.action_count != len(acts):
+            raise StoreError(f"saved match {match_id} is damaged: it counts "
+                             f"{row.action_count} actions but holds {len(acts)}")
         return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
                                   for a in acts))
 

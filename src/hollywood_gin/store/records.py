@@ -96,14 +96,34 @@ class PendingAction:
 
 
 
+#: The meta values every layer reads, with their bounds: a damaged one is refused here
+#: once, rather than crash each reader (the terminal game read level "abc" with int()).
+_META_WHOLE: dict[str, tuple[int, int | None]] = {"level": (1, 5), "dealt": (1, None)}
+
+
+def _checked_meta(text: str) -> dict[str, Any]:
+    meta = json.loads(text)
+    if not isinstance(meta, dict):
+        raise ValueError(f"its meta is not an object: {text[:40]!r}")
+    for key, (low, high) in _META_WHOLE.items():
+        value = meta.get(key)
+        if key in meta and (not isinstance(value, int) or isinstance(value, bool)
+                            or value < low or (high is not None and value > high)):
+            raise ValueError(f"its {key} is {value!r}, not a whole number "
+                             + (f"from {low} to {high}" if high else f"from {low} on"))
+    return meta
+
+
 def _stored(row: Any, actions: tuple[StoredAction, ...]) -> StoredMatch:
     try:
         players = json.loads(row.players)
+        if not isinstance(players, list) or len(players) != 2:
+            raise ValueError(f"its players are not a pair: {row.players[:40]!r}")
         return StoredMatch(
             id=row.id, kind=row.kind, status=row.status, created_at=row.created_at,
             updated_at=row.updated_at, rules=Rules.from_dict(json.loads(row.rules)),
             seed=int(row.seed), first_dealer=int(row.first_dealer),
-            players=(str(players[0]), str(players[1])), meta=json.loads(row.meta),
+            players=(str(players[0]), str(players[1])), meta=_checked_meta(row.meta),
             actions=actions, winner=row.winner,
             totals=None if row.totals is None else tuple(json.loads(row.totals)),
         )

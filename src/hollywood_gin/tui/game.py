@@ -163,9 +163,6 @@ class GameScreen(TableScreen):
         if choice == "review":
             self.review([session.hand_number])
             return
-        if choice == "undo" and session.can_undo:
-            self.action_undo()
-            return
         if session.match.finished:
             self.app.push_screen(MatchEndScreen(session), self._after_match_end)
             return

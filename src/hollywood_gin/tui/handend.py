@@ -179,7 +179,6 @@ class HandEndScreen(Dialog[str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the hand's end (short).
         Binding("enter,space,n", "close('next')", N_("next hand"), priority=True),
-        Binding("u", "close('undo')", N_("undo")),
         Binding("v", "close('review')", N_("review")),
     ]
 
@@ -206,13 +205,10 @@ class HandEndScreen(Dialog[str]):
             with ButtonFlow(id="buttons"):
                 label = _("See the match result (Enter)") if last else _("Next hand (Enter)")
                 yield Button(label, variant="primary", id="next", compact=True)
-                if session.can_undo:
-                    yield Button(_("Undo my last move (u)"), id="undo", compact=True)
+                # No undo here: the hand's end has shown the cards (TUI session._undo).
                 yield Button(_("Review (v)"), id="review", compact=True)
 
     def action_close(self, choice: str) -> None:
-        if choice == "undo" and not self._session.can_undo:
-            return
         self.dismiss(choice)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

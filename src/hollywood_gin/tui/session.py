@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..actions import Action, Discard, TakeDiscard, TakeUpcard
+from ..actions import Action, Discard, DrawStock, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import Hand, HandResult, HandView
@@ -278,14 +278,27 @@ class GameSession:
         self._mark_assisted("hints")
         return True
 
-    def undo_point(self) -> int | None:
-        """The log position just before the person's last action in this hand, if any."""
+    def _undo(self) -> tuple[int | None, str]:
+        """The log position just before the person's last action in this hand, or why
+        there is none.  An undo must never be a peek: it stops at what showed him hidden
+        cards, the hand's end (the cards laid out, R5.1, R5.2) and his own draw from the
+        stock (its card, and the stock's order with it)."""
+        if self.hand.is_over:
+            return None, _("the hand is over and its cards were shown: its moves "
+                           "cannot be taken back")
         start = sum(len(h.history) for h in self.match.hands[:-1])
         history = self.hand.history
         for i in range(len(history) - 1, -1, -1):
-            if history[i][0] == HUMAN:
-                return start + i
-        return None
+            player, action = history[i]
+            if player == HUMAN:
+                if isinstance(action, DrawStock):
+                    return None, _("your draw from the stock showed you its card: it "
+                                   "cannot be taken back")
+                return start + i, ""
+        return None, _("nothing to undo: you have not acted in this hand yet")
+
+    def undo_point(self) -> int | None:
+        return self._undo()[0]
 
     @property
     def can_undo(self) -> bool:
@@ -293,9 +306,9 @@ class GameSession:
 
     def undo(self) -> int:
         """Take back the person's last action of this hand and everything after it."""
-        keep = self.undo_point()
+        keep, why = self._undo()
         if keep is None:
-            raise IllegalActionError(_("nothing to undo: you have not acted in this hand yet"))
+            raise IllegalActionError(why)
         undone = self.pm.action_count - keep
         hands = self.hand_number
         self.pm.undo_to(keep)
