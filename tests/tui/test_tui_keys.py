@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from textual.widgets import Button, Static
-from tui_helpers import human_turn, play_out, settle
+from tui_helpers import play_out, settle
 
 from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from hollywood_gin.errors import IllegalActionError

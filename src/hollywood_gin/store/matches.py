@@ -401,6 +401,16 @@ class Store(SeatsAndLeases, Reviews):
         good as "played on in another window".  The count is read before and after the
         log (each commit moves it), so a move committed meanwhile is read again, not
         taken for damage."""
+        row, acts = self._read_whole(match_id)
+        if row.action_count != len(acts):
+            raise StoreError(f"saved match {match_id} is damaged: it counts "
+                             f"{row.action_count} actions but holds {len(acts)}")
+        return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
+                                  for a in acts))
+
+    def _read_whole(self, match_id: str) -> tuple[Any, Sequence[Any]]:
+        """The match's row and log; if a move was committed between the two reads (the
+        count moved), read again."""
         for _attempt in range(5):
             with self.engine.connect() as conn:
                 query = select(matches_table).where(matches_table.c.id == match_id)
@@ -415,11 +425,7 @@ class Store(SeatsAndLeases, Reviews):
                                      .where(matches_table.c.id == match_id)).scalar()
             if after == row.action_count:
                 break
-        if row.action_count != len(acts):
-            raise StoreError(f"saved match {match_id} is damaged: it counts "
-                             f"{row.action_count} actions but holds {len(acts)}")
-        return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
-                                  for a in acts))
+        return row, acts
 
     def load_since(self, match_id: str, seq: int) -> StoredMatch:
         """The match row and only the actions from ``seq`` on: what a server that has the
