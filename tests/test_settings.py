@@ -35,6 +35,41 @@ def test_an_unreadable_or_foreign_file_is_no_setting(config: Path, text: str) ->
     assert settings.saved_language() is None
 
 
+@pytest.mark.parametrize(("text", "why"), [
+    ('{"language": "af"', "Expecting ',' delimiter"), ("[1, 2]", "it is not a JSON object"),
+    ('{"language": 7}', "its language '7' is not one"),
+    ('{"language": "fr"}', "its language 'fr' is not one this game speaks")])
+def test_a_damaged_file_is_said_not_silently_dropped(config: Path, text: str,
+                                                     why: str) -> None:
+    assert settings.problem() is None  # no file: nothing to say
+    config.mkdir()
+    (config / "settings.json").write_text(text)
+    said = settings.problem()
+    assert said is not None and str(config / "settings.json") in said and why in said, said
+    assert said.endswith("the language comes from --lang or the system.")
+    settings.save_language("lt")  # choosing a language again mends it
+    assert settings.problem() is None
+
+
+def test_the_game_tells_a_damaged_settings_file_at_the_start(config: Path) -> None:
+    import asyncio
+
+    from hollywood_gin.store import Store
+    from hollywood_gin.tui.app import GinApp
+
+    config.mkdir()
+    (config / "settings.json").write_text('{"language": "af"')
+
+    async def run() -> None:
+        app = GinApp(store=Store(f"sqlite:///{config / 'g.db'}"), delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            notices = [n.message for n in app._notifications]
+            assert any("settings.json is not used" in n for n in notices), notices
+
+    asyncio.run(run())
+
+
 def test_saving_keeps_the_other_settings(config: Path) -> None:
     config.mkdir()
     (config / "settings.json").write_text('{"other": 1}')

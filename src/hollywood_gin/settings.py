@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from . import i18n
+from .i18n import _
 
-__all__ = ["ENV", "config_dir", "load", "save_language", "saved_language", "settings_file"]
+__all__ = ["ENV", "config_dir", "load", "problem", "save_language", "saved_language",
+           "settings_file"]
 
 #: The environment variable naming another folder for the settings (tests use it).
 ENV = "HOLLYWOOD_GIN_CONFIG"
@@ -57,6 +59,30 @@ def load() -> dict[str, Any]:
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
+
+
+def problem() -> str | None:
+    """Why the settings file is not used, in the player's words (None: no file, or a good
+    one).  Reading never fails, but a player who chose a language and gets another must be
+    told why: the screens show this once at the start."""
+    path = settings_file()
+    if path is None or not path.exists():
+        return None
+    why = None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        why = str(exc)
+    else:
+        lang = data.get("language") if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            why = _("it is not a JSON object")
+        elif "language" in data and saved_language() is None:
+            why = _("its language '{lang}' is not one this game speaks").format(lang=lang)
+    if why is None:
+        return None
+    return _("The settings file {path} is not used ({why}): the language comes from "
+             "--lang or the system.").format(path=path, why=why)
 
 
 def saved_language() -> str | None:

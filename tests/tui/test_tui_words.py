@@ -61,6 +61,13 @@ def _attempts(view: HandView) -> list[Action]:
     return tries
 
 
+def test_the_gin_key_in_the_opening_is_refused_as_gin_not_a_knock_r5_1() -> None:
+    view = Hand.deal(rules=Rules(), dealer=1, seed=3).view(0)
+    assert view.phase is Phase.OFFER
+    assert refusal(view, Knock(None)).startswith("You go gin after taking a card (R5.1)")
+    assert refusal(view, Knock(view.hand[0])).startswith("You knock after taking a card")
+
+
 @pytest.mark.parametrize("preset", ["hollywood", "eaai"])
 def test_refusals_name_only_legal_actions_in_every_phase_r4_r5(preset: str) -> None:
     """Random hands, every phase: each refusal of an illegal action names only keys whose

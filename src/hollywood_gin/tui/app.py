@@ -23,6 +23,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 
+from .. import settings
 from ..errors import HollywoodGinError
 from ..i18n import _
 from ..rules import PRESETS, Rules
@@ -132,6 +133,9 @@ class GinApp(App[None]):
         # The first dialog goes up before the first frame: keys typed while the program
         # starts land in it, not on the empty table behind it.
         self._start()
+        unused = settings.problem()
+        if unused is not None:
+            self.notify(unused, severity="warning", timeout=12)
 
     # -- starting ----------------------------------------------------------------------
 

@@ -331,7 +331,7 @@ class GameScreen(TableScreen):
             if self.thinking:
                 self.refuse(_("Wait: it is the computer's turn."))
             else:
-                self.refuse(refusal(view, Knock(view.hand[0])))
+                self.refuse(refusal(view, Knock(None)))
             return
         if any(isinstance(a, Knock) and a.card is None for a in view.legal_actions):
             self.play(Knock(None))  # big gin: all eleven cards melded (R5.7 option)

@@ -25,6 +25,7 @@ from textual.compose import compose
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet, Static
 
+from .. import settings
 from ..errors import HollywoodGinError
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
@@ -189,6 +190,9 @@ class KeeperApp(App[None]):
         self._fit(self.size.width)
         self._form_changed()
         self.hold_keys(lambda: self.focused is not None, seconds=5)
+        unused = settings.problem()
+        if unused is not None:
+            self.notify(unused, severity="warning", timeout=12)
         if self.start_now:
             self.start_sheet((self.names or (_("Player 1"), _("Player 2")), self.rules))
             if KeptSheet.unfinished(self.store):

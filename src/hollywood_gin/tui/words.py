@@ -140,6 +140,9 @@ def refusal(view: HandView, action: Action) -> str:
                 return _("The discard pile is empty: draw from the stock (s).")
     if isinstance(action, (Discard, Knock)):
         if phase is Phase.OFFER:
+            if isinstance(action, Knock) and action.card is None:  # the gin key (g)
+                return _("You go gin after taking a card (R5.1): in the opening, {legal} "
+                         "(R4.1).").format(legal=legal)
             if isinstance(action, Knock):
                 return _("You knock after taking a card (R5.1): in the opening, {legal} "
                          "(R4.1).").format(legal=legal)
