@@ -162,6 +162,10 @@ def test_bad_card_constructor_and_index() -> None:
             Card.from_index(wrong)  # type: ignore[arg-type]
     assert Card.from_index(0) is parse_card("As")
     assert Card.from_index(51) is parse_card("Kc")
+    for rank, suit in ((True, 0), (1.0, 0), (1, False), ("1", 0), (None, 0)):  # True was As
+        with pytest.raises(CardParseError, match="no such card"):
+            Card(rank, suit)  # type: ignore[arg-type]
+    assert Card(1, 0) is parse_card("As")
 
 
 @pytest.mark.parametrize("wrong", [None, 5, ["As"]])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -248,3 +250,44 @@ def test_a_card_given_twice_raises() -> None:
     k = parse_cards(KNOCKER)
     with pytest.raises(IllegalActionError, match="twice"):
         score_hand((*k[:9], k[0]), parse_cards(DEFENDER))
+
+
+# -- arguments beside the cards (found by a QA pass) -----------------------------------------
+
+LOOSE_KNOCKER = parse_cards("As 2s 3s Kh Qh Jd 7c 5d 6h 3c")  # 51 deadwood
+LOOSE_DEFENDER = parse_cards("Ks Qs 4d 4h 4c Tc 2h 2d Ad 5h")
+
+
+@pytest.mark.parametrize("limit", [99, 11, -1, True, 2.0, "a", None])
+@pytest.mark.parametrize("path", ["C when built", "pure"])
+def test_a_knock_limit_beside_the_rules_is_one_the_rules_allow_r5_1(limit: object,
+                                                                    path: str) -> None:
+    """A limit of 99 scored a knock with 51 deadwood as an undercut; both paths refuse."""
+    from hollywood_gin import scoring
+
+    score = scoring.score_hand if path == "C when built" else scoring.pure_score_hand
+    if limit is None:  # no override: the rules' limit refuses the knock in its own words
+        with pytest.raises(IllegalActionError, match="the knock limit is 10"):
+            score(LOOSE_KNOCKER, LOOSE_DEFENDER, knock_limit=limit)  # type: ignore[arg-type]
+        return
+    with pytest.raises(MeldError, match=r"knock limit must be a whole number from 0 to 10, "
+                                        rf"not {re.escape(repr(limit))} \(R5.1\)"):
+        score(LOOSE_KNOCKER, LOOSE_DEFENDER, knock_limit=limit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["hollywood", None, 10])
+def test_rules_that_are_no_rules_are_refused_in_words(rules: object) -> None:
+    with pytest.raises(IllegalActionError, match="rules must be a Rules, not"):
+        score_hand(LOOSE_KNOCKER, LOOSE_DEFENDER, rules=rules)  # type: ignore[arg-type]
+
+
+def test_no_cards_at_all_is_a_meld_error_not_a_type_error() -> None:
+    from hollywood_gin.melds import best_melds, discard_choices, knock_discards
+
+    for call in (lambda: deadwood(None), lambda: best_melds(5), lambda: discard_choices(None),
+                 lambda: knock_discards(None), lambda: score_hand(None, None),
+                 lambda: score_hand(LOOSE_KNOCKER, 3)):
+        with pytest.raises(MeldError, match="not cards: "):
+            call()  # type: ignore[no-untyped-call]
+    with pytest.raises(MeldError, match="not 11 "):
+        knock_discards(LOOSE_KNOCKER + parse_cards("4c"), 11)

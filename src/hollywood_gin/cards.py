@@ -99,9 +99,11 @@ class Card:
     bit: int
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
-        try:
-            r, s = Rank(rank), Suit(suit)
-        except ValueError as exc:
+        try:  # whole numbers only, as from_index: Rank(True) and Rank(1.0) were the ace
+            if isinstance(rank, bool) or isinstance(suit, bool):
+                raise TypeError
+            r, s = Rank(operator.index(rank)), Suit(operator.index(suit))
+        except (ValueError, TypeError) as exc:
             raise CardParseError(f"no such card: rank {rank!r}, suit {suit!r}") from exc
         existing = _BY_INDEX.get(s * 13 + r - 1)
         if existing is not None:

@@ -12,6 +12,7 @@ stay as ``pure_deadwood`` and ``pure_best_melds``, the source of truth and its f
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import product
@@ -167,7 +168,10 @@ def cards_mask(cards: Iterable[Card], limit: int = 52) -> tuple[int, int]:
     try:
         n = len(cards)  # type: ignore[arg-type]
     except TypeError:
-        cards = tuple(cards)
+        try:
+            cards = tuple(cards)
+        except TypeError:  # None, a number: not cards either
+            raise MeldError(_("not cards: {cards}").format(cards=repr(cards)[:40])) from None
         n = len(cards)
     try:
         if n == 10:
@@ -398,9 +402,23 @@ def best_discards(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(c.card for c in choices if c.deadwood == choices[0].deadwood)
 
 
+def checked_knock_limit(knock_limit: object) -> int:
+    """A knock limit given beside the rules (Oklahoma's upcard, R5.1): a whole number from
+    0 to 10, as the rules' own; a limit of 99 scored a knock of 51 deadwood."""
+    try:
+        limit = -1 if isinstance(knock_limit, bool) else operator.index(knock_limit)  # type: ignore[arg-type]
+    except TypeError:
+        limit = -1
+    if not 0 <= limit <= 10:
+        raise MeldError(_("the knock limit must be a whole number from 0 to 10, not {limit} "
+                          "(R5.1)").format(limit=repr(knock_limit)[:40]))
+    return limit
+
+
 def knock_discards(cards: Iterable[Card], knock_limit: int = 10) -> tuple[Card, ...]:
     """The discards after which the hand may knock (R5.1)."""
-    return tuple(c.card for c in discard_choices(cards) if c.deadwood <= knock_limit)
+    limit = checked_knock_limit(knock_limit)
+    return tuple(c.card for c in discard_choices(cards) if c.deadwood <= limit)
 
 
 def gin_discards(cards: Iterable[Card]) -> tuple[Card, ...]:

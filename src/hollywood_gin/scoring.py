@@ -17,6 +17,7 @@ from .melds import (
     _unmatched_cards,
     arrangement_of_mask,
     cards_mask,
+    checked_knock_limit,
     checked_melds_of_mask,
     deadwood_of_mask,
     defender_layout_of_touched,
@@ -112,7 +113,16 @@ def score_hand(
     picks per R8.1.  ``knock_limit`` overrides ``rules.knock_limit`` (Oklahoma).
     Raises :class:`IllegalActionError` for a knock the rules do not allow.
     """
-    k_cards, d_cards = tuple(knocker), tuple(defender)
+    if not isinstance(rules, Rules):
+        raise IllegalActionError(f"rules must be a Rules, not {rules!r} (see Rules.preset)")
+    if knock_limit is not None:
+        knock_limit = checked_knock_limit(knock_limit)
+    try:
+        k_cards, d_cards = tuple(knocker), tuple(defender)
+    except TypeError:  # None, a number: cards_mask says so in words
+        cards_mask(knocker)
+        cards_mask(defender)
+        raise
     k, d = cards_mask(k_cards)[0], cards_mask(d_cards)[0]  # not cards: a MeldError
     if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
         raise IllegalActionError(_("a card is given twice in a hand"))

@@ -162,7 +162,10 @@ sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
             if (ok > 0) ok = int_attr(rules, s_gin_bonus, &known_gin, NULL);
             if (ok > 0) ok = int_attr(rules, s_big_gin_bonus, &known_big, &known_no_big);
             if (ok > 0) ok = int_attr(rules, s_undercut_bonus, &known_undercut, NULL);
-            if (ok < 0) return NULL;
+            if (ok < 0) { /* not a Rules: Python's to refuse in words */
+                PyErr_Clear();
+                ok = 0;
+            }
             if (ok) {
                 Py_INCREF(rules);
                 Py_XSETREF(known, rules);
@@ -175,7 +178,7 @@ sp_score_hand(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObjec
         undercut_bonus = known_undercut;
         if (ok && limit_obj != Py_None) {
             limit = PyLong_CheckExact(limit_obj) ? PyLong_AsLong(limit_obj) : -1;
-            if (limit == -1) { /* not an int, or one out of range: Python's to answer */
+            if (limit < 0 || limit > 10) { /* not a limit the rules allow (R5.1): Python's */
                 PyErr_Clear();
                 ok = 0;
             }
