@@ -18,9 +18,12 @@ from ..cards import Card
 from ..i18n import N_, _, ngettext
 from ..melds import best_melds
 from .look import (
+    GLUE,
+    Flow,
     card_ink,
     cards_ink,
     entry_words,
+    glued,
     is_you,
     meld_ink,
     result_headline,
@@ -35,12 +38,13 @@ __all__ = ["HandEndScreen", "MatchEndScreen", "hand_end_layout", "hand_end_point
 
 
 def _rows(*rows: tuple[str, Text]) -> Table:
-    """Label and value rows; a long value wraps under itself, not under the label."""
+    """Label and value rows; a long value wraps under itself, not under the label, and
+    only between melds, cards and words (never inside a meld's brackets)."""
     table = Table(box=None, show_header=False, padding=(0, 1, 0, 0), pad_edge=False)
     table.add_column(no_wrap=True, style="dim")
     table.add_column(ratio=1)
     for label, body in rows:
-        table.add_row("  " + label, body)
+        table.add_row("  " + label, Flow(body))
     return table
 
 
@@ -49,13 +53,13 @@ def _melds_text(melds: tuple[tuple[Card, ...], ...], four: bool) -> Text:
     for n, meld in enumerate(melds):
         if n:
             out.append(" ")
-        out.append_text(meld_ink(meld, four))
+        out.append_text(glued(meld_ink(meld, four)))
     return out if melds else Text(_("none"), style="dim")
 
 
 def _deadwood_text(cards: tuple[Card, ...], count: int, four: bool) -> Text:
     out = cards_ink(cards, four)
-    out.append(f" = {count}", style="bold")
+    out.append(f" ={GLUE}{count}", style="bold")  # the count stays with its "="
     return out
 
 
@@ -107,7 +111,7 @@ def hand_end_layout(session: GameSession, four: bool) -> Group:
             # Translators: a lay-off at the hand's end: {cards} (like 7♥) laid off on {meld}
             # (cards in brackets, like [4♥ 5♥ 6♥]).
             laid.append_text(styled(_("{cards} on {meld}"), cards=cards_ink(cards, four),
-                                    meld=meld_ink(meld, four)))
+                                    meld=glued(meld_ink(meld, four))))
         rows.append((_("lays off"), laid))
     elif result.kind in ("gin", "big_gin"):
         rows.append((_("lays off"), Text(_("nothing: no lay-offs against gin (R5.7)"),

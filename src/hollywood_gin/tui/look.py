@@ -8,11 +8,13 @@ one way of writing a card: suits in colour, and an optional four-colour deck
 from __future__ import annotations
 
 import io
+import re
 import string
 from collections.abc import Iterable, Sequence
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -26,11 +28,15 @@ from ..sheet import Column, ScoreSheet, SheetEntry
 from .rulewords import sheet_caption
 
 __all__ = [
+    "GLUE",
+    "LABEL_MOST",
+    "Flow",
     "action_words",
     "card_ink",
     "cards_ink",
     "entry_words",
     "face_colour",
+    "glued",
     "is_you",
     "meld_ink",
     "natural_width",
@@ -70,6 +76,94 @@ def styled(template: str, **values: object) -> Text:
                 value = str(value)
             out.append(format(value, spec or ""))
     return out
+
+
+GLUE = "\u00a0"  # a no-break space: a Flow never breaks a line there
+
+
+def glued(text: Text) -> Text:
+    """The text with its spaces made no-break (:data:`GLUE`): a :class:`Flow` keeps it on
+    one line (a meld in its brackets, a count with its "=")."""
+    out = text.copy()
+    out.plain = out.plain.replace(" ", GLUE)  # as long as before: the colours stay
+    return out
+
+
+def _line_starts(text: str, width: int) -> list[int]:
+    """Where each line after the first starts when ``text`` is filled into lines of
+    ``width`` cells: greedily at spaces, a word wider than a line folded cell by cell."""
+    starts: list[int] = []
+    column = 0
+    for match in re.finditer(r"\s*\S+\s*", text):  # a word with the spaces around it
+        word = match.group(0).rstrip()
+        size = cell_len(word)
+        if column and column + size > width:
+            starts.append(match.start())
+            column = 0
+        if size > width:  # folded: as many of its cells as fit on each line
+            for i, char in enumerate(word):
+                cells = cell_len(char)
+                if column and column + cells > width:
+                    starts.append(match.start() + i)
+                    column = 0
+                column += cells
+        else:
+            column += size
+        column += len(match.group(0)) - len(word)
+    return starts
+
+
+class Flow:
+    """A text that wraps only at its ordinary spaces, never at a no-break one (:data:`GLUE`),
+    which it draws as a space.  Rich and Textual both break a line at any space, the
+    no-break one too: a meld wrapped as "[K♥" / "K♦ K♣]", a count as "… Q♣ =" / "38".
+    A piece wider than the whole line is folded, as a long word is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    @property
+    def plain(self) -> str:
+        return self.text.plain.replace(GLUE, " ")
+
+    def __str__(self) -> str:
+        return self.plain
+
+    def __repr__(self) -> str:
+        return f"Flow({self.plain!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Flow) and self.text == other.text
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as Text is
+
+    def lines(self, width: int) -> list[Text]:
+        """The text in lines of at most ``width`` cells, broken only at ordinary spaces."""
+        width = max(1, width)
+        out: list[Text] = []
+        for line in self.text.split("\n", allow_blank=True):
+            # every character but an ordinary space is part of a word: the no-break space
+            # is measured as a letter (both one cell wide), then drawn as a space
+            words = "".join("x" if c == GLUE else c for c in line.plain)
+            for part in line.divide(_line_starts(words, width)):
+                part.plain = part.plain.replace(GLUE, " ")
+                part.rstrip()
+                part.end = "\n"
+                part.no_wrap = True
+                out.append(part)
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.lines(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        plain = self.text.plain
+        pieces = [p for line in plain.split("\n") for p in line.split(" ")]
+        widest = max((cell_len(p) for p in pieces), default=0)
+        whole = max((cell_len(line) for line in plain.split("\n")), default=0)
+        return Measurement(widest, whole).with_maximum(options.max_width)
 
 
 def face_colour(card: Card, four_colour: bool = False) -> str:
@@ -221,26 +315,39 @@ def _status(column: Column, short: tuple[str, str], size: int) -> Text:
     return Text(short[column.winner][:size] + mark, style="bold yellow")
 
 
+def _word(word: str) -> Text:
+    """A row's word in the names' column: when the column is narrowed, words of two or more
+    wrap ("wanda ya" / "ci") rather than lose their end; one word too long ends in "…"."""
+    return Text(word, style="dim", no_wrap=False, overflow="ellipsis")
+
+
+LABEL_MOST = 12  # the sheet's names' column at its widest ("Datamaskinen")
+
+
 def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None = None,
                 compact: bool = False, label: int | None = None) -> Group:
     """The sheet (§7): points and boxes per column, who closed it, bonuses, totals; the
     caption names only the bonuses the rules in force play (R7.4).
 
-    ``compact`` fits three games in 29 columns, for small terminals (the winner of a game
-    in three letters); ``label`` narrows the names' column further (when a long language's
-    headings take the room)."""
+    ``compact`` fits three games in about 30 columns, for small terminals (the winner of a
+    game in three letters); the names' column is as wide as its longest word ("boxes",
+    "won by", a name), up to :data:`LABEL_MOST` cells; ``label`` narrows it further (when a
+    long language's headings take the room), a word too long then ending in "…"."""
     rules: Rules = sheet.rules
     n = len(sheet.columns)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, title=title,
                   expand=False, title_style="bold", title_justify="left", show_edge=False,
                   pad_edge=False)
-    table.add_column("", no_wrap=True, max_width=label or (8 if compact else 9))
+    # Rich cuts a cell to the column's width: the column follows its words (Afrikaans'
+    # " blokkies", Hausa's "wanda ya ci", Norwegian's "Datamaskinen" were cut at 8 or 9)
+    table.add_column("", no_wrap=True, max_width=min(label or LABEL_MOST, LABEL_MOST))
     for i in range(n):
         table.add_column(_("G{n}").format(n=i + 1) if n > 1 else _("Game"), justify="right",
                          no_wrap=True)
     table.add_column(_("Tot") if compact else _("Total"), justify="right", no_wrap=True,
                      style="bold")
-    short = (names[0].split(" (")[0][:9], names[1].split(" (")[0][:9])
+    first = (names[0].split(" (")[0], names[1].split(" (")[0])  # "Computer (level 3)"
+    short = (first[0][:9], first[1][:9])
     styles = ("bold #7fd1ff", "bold #ffb86c")
     closed_any = any(c.closed for c in sheet.columns)
     boxes = bool(rules.box_bonus)  # no box rows when boxes score nothing (R7.4)
@@ -249,26 +356,26 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
         for column in sheet.columns:
             style = "bold" if column.winner == p else ("dim" if column.closed else "")
             cells.append(Text(str(column.points[p]), style=style))
-        table.add_row(Text(short[p], style=styles[p]), *cells, "",
+        table.add_row(Text(first[p], style=styles[p]), *cells, "",
                       end_section=not boxes and not closed_any and p == 1)
         if boxes:
-            table.add_row(Text(" " + _("boxes"), style="dim"),
+            table.add_row(_word(" " + _("boxes")),
                           *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
                           end_section=not closed_any and p == 1)
         if closed_any and (rules.box_bonus or rules.game_bonus or rules.shutout_game_bonus):
             table.add_row(
-                Text(" " + _("bonus"), style="dim"),
+                _word(" " + _("bonus")),
                 *(Text(f"+{c.bonuses[p]}" if c.closed else "", style="green")
                   for c in sheet.columns),
                 "",
             )
     if closed_any:
-        table.add_row(Text(_("won by"), style="dim"),
+        table.add_row(_word(_("won by")),
                       *(_status(c, short, 3 if compact else 9) for c in sheet.columns),
                       "", end_section=True)
     for p in (0, 1):
         table.add_row(
-            Text(short[p], style=styles[p]),
+            Text(first[p], style=styles[p]),
             *(str(c.total[p]) for c in sheet.columns),
             str(sheet.totals[p]),
         )

@@ -23,9 +23,13 @@ from ..hand import HandView, Phase
 from ..i18n import _, ngettext
 from ..melds import best_melds, discard_choices
 from .look import (
+    GLUE,
+    LABEL_MOST,
+    Flow,
     action_words,
     card_ink,
     cards_ink,
+    glued,
     meld_ink,
     natural_width,
     result_headline,
@@ -125,7 +129,7 @@ class TableScreen(Worded, Screen[None]):
         self.new_card: Card | None = None
         self.thinking = False
         self._ended_hand = 0  # the hand whose end was shown
-        self._shown: dict[str, Text | str] = {}
+        self._shown: dict[str, Text | Flow | str] = {}
         self._sheet_key: tuple[object, ...] = ()
 
     @property
@@ -327,7 +331,7 @@ class TableScreen(Worded, Screen[None]):
             base = SIDE_NARROW if compact else SIDE_WIDE
             room = base - 3  # its border and padding
             spare = max(0, width - base - (TABLE_NARROW if compact else TABLE_WIDE))
-            for label in (None, 7, 6, 5):
+            for label in (None, *range(LABEL_MOST - 1, 4, -1)):
                 table = sheet_table(session.sheet, session.names, title=sheet_title(rules),
                                     compact=compact, label=label)
                 need = natural_width(table, room)
@@ -405,15 +409,17 @@ class TableScreen(Worded, Screen[None]):
         if view.dealer == HUMAN:
             label.append(" · " + _("dealer"), style="dim")
         self._put("hand-label", label)
+        # a line that wraps breaks between melds and cards, never inside a meld's brackets
+        # nor between the "=" and the count (Flow)
         melds = Text()
         for meld in layout.melds:
-            melds.append_text(meld_ink(meld, four))
+            melds.append_text(glued(meld_ink(meld, four)))
             melds.append(" ")
         melds.append(_("deadwood") + " " if layout.melds else _("no melds yet · deadwood") + " ",
                      style="dim")
         melds.append_text(cards_ink(layout.unmatched, four))
-        melds.append(f" = {layout.deadwood}")
-        self._put("melds", melds)
+        melds.append(f" ={GLUE}{layout.deadwood}")
+        self._put("melds", Flow(melds))
 
     def _refresh_prompt(self, v: HandView, four: bool) -> None:
         prompt = Text()
@@ -527,7 +533,7 @@ class TableScreen(Worded, Screen[None]):
         else:
             self._label("knock", _("Knock (k)"))
 
-    def _put(self, ident: str, content: Text) -> None:
+    def _put(self, ident: str, content: Text | Flow) -> None:
         """Update a Static only when its text changed (each update may re-lay the screen
         out: only the ones whose height follows their text ask for it)."""
         if self._shown.get(ident) != content:
