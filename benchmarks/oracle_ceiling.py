@@ -83,7 +83,7 @@ def _bot_or_peeker(spec: Any, seed: int, seat: int) -> Any:
 def main() -> int:
     Hand._view = _view_noted  # type: ignore[method-assign]
     games._bot = _bot_or_peeker
-    return paired_screen.main()
+    return paired_screen.main(__doc__)
 
 
 if __name__ == "__main__":

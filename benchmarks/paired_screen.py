@@ -48,8 +48,10 @@ def mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * math.sqrt(var / n)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__)
+def main(description: str | None = None) -> int:
+    """``description``: the ``--help`` text of a script that runs this one (its own)."""
+    ap = argparse.ArgumentParser(description=description or __doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("variants", nargs="+")
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--pairs", type=int, default=200)

@@ -12,6 +12,7 @@ the runs' medians and the largest of their 99th percentiles (an upper bound).
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import sys
@@ -96,8 +97,9 @@ def main(paths: list[str], out_path: str | None = None) -> int:
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    out_path = None
-    if len(args) > 1 and args[0] == "--json":
-        out_path, args = args[1], args[2:]
-    sys.exit(main(args, out_path))
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="+", help="bench_bots.py --json files")
+    parser.add_argument("--json", metavar="POOLED", help="write the pooled figures here")
+    options = parser.parse_args()
+    sys.exit(main(options.results, options.json))

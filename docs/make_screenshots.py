@@ -21,6 +21,7 @@ tests/web/test_web_review_browser.py tests/web/test_web_i18n.py
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
 import tempfile
@@ -190,9 +191,13 @@ def in_language(lang: str) -> None:
 
 
 def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lang", help="only the game screen in this language (af, lt, ...)")
+    options = parser.parse_args(argv)  # --help, or a wrong option, writes nothing
     OUT.mkdir(exist_ok=True)
-    if argv[:1] == ["--lang"] and len(argv) == 2:
-        in_language(argv[1])
+    if options.lang:
+        in_language(options.lang)
         return
     i18n.set_language("en")
     with tempfile.TemporaryDirectory() as tmp:
