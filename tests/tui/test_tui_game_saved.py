@@ -213,7 +213,9 @@ def test_an_undo_in_a_window_behind_the_saved_match_takes_nothing_back(store: St
             await settle(pilot, app)
             assert mine.can_undo
             other = GameSession.resume(store, match_id)  # another window plays on
-            while not other.match.hand.is_over and len(other.match.hand.history) < 8:
+            # ... to a point where the person is to act (the reloaded window then waits)
+            while not other.match.hand.is_over and (len(other.match.hand.history) < 8
+                                                    or not other.human_to_act):
                 if other.human_to_act:
                     other.act(scripted_action(other.view()))
                 else:

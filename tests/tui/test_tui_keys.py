@@ -212,3 +212,61 @@ def test_undo_never_takes_back_a_draw_from_the_stock(store: Store) -> None:
     assert session.view().phase is Phase.DISCARD and session.view().hand == drawn
     assert session.pm.action_count == count and session.assisted
     assert not session.can_undo
+
+
+def test_undo_never_crosses_a_stock_card_the_computer_threw(store: Store) -> None:
+    """The computer drew from the stock and threw that card: the person has seen the
+    stock's top of that moment, so taking the moves back to before it (his discard, his
+    pick) would let him draw a card he knows.  A leak check found it; the refusal changes
+    nothing.  The deal's stock is the deck from its 22nd card on (R3.3): checked too."""
+    found = 0
+    for seed in range(120):
+        s = GameSession.new(store, level=3, rules=Rules(), seed=seed, first_dealer=1)
+        _computer_until(s, lambda g: g.human_to_act or g.hand.is_over)
+        if s.hand.is_over:
+            continue
+        if s.view().phase is Phase.OFFER:
+            s.act(Pass())
+            _computer_until(s, lambda g: g.human_to_act or g.hand.is_over)
+        view = s.view()
+        if s.hand.is_over or TakeDiscard() not in view.legal_actions:
+            continue
+        s.act(TakeDiscard())
+        s.act(next(a for a in s.view().legal_actions if isinstance(a, Discard)))
+        mark = len(s.hand.history)
+        _computer_until(s, lambda g: g.human_to_act or g.hand.is_over)
+        moves = s.hand.history[mark:]
+        if s.hand.is_over or len(moves) < 2 or not isinstance(moves[0][1], DrawStock):
+            continue
+        assert s.hand.deck is not None
+        draws = sum(isinstance(a, DrawStock) for _p, a in s.hand.history[:mark])
+        brought = s.hand.deck[21 + draws]
+        assert brought in s.hand.cards_of(COMPUTER) or moves[1][1] == Discard(brought)
+        if moves[1][1] != Discard(brought):
+            assert s.can_undo  # a stock card he kept is not shown: the undo stands
+            continue
+        found += 1
+        count, hand = s.pm.action_count, s.view().hand
+        assert not s.can_undo
+        with pytest.raises(IllegalActionError, match="the computer threw the card it drew "
+                                                     "from the stock"):
+            s.undo()
+        assert s.pm.action_count == count and s.view().hand == hand and not s.assisted
+        # His own draw, like the computer's, is the deck's next card.
+        s.act(DrawStock())
+        assert s.view().drawn_card == s.hand.deck[22 + draws]
+        if found >= 2:
+            break
+    assert found, "no deal in 120 had the computer throw its stock card"
+
+
+def test_the_computers_seed_does_not_give_away_the_matchs(store: Store) -> None:
+    """A leak check turned the computer's seed back into the match's (it was seed times an
+    odd number plus the hand's number) and re-dealt the person's cards.  It is now a hash:
+    the same for a resumed hand, and no multiple of the match's seed."""
+    session = GameSession.new(store, level=1, rules=Rules(), seed=12345, first_dealer=1)
+    first = session._bot_seed()
+    assert first == GameSession.resume(store, session.id)._bot_seed()  # R3.1: replays alike
+    inverse = pow(1_000_003, -1, 1 << 63)  # the old formula, turned back: no longer the seed
+    assert ((first - session.hand_number) * inverse) % (1 << 63) != 12345
+    assert 0 <= first < 1 << 63

@@ -76,6 +76,17 @@ def test_stats_cli_json_and_export_replays(tmp_path: Path, capsys: pytest.Captur
     assert main(["replay", str(out)]) == 0
     assert "Hand 1" in capsys.readouterr().out
     assert main(["stats", "--db", url, "--export", "zzzz", str(out)]) == 2
+    # A match still being played is not exported: its seed and the hand's deck would show
+    # the computer's cards and the stock (a leak check found it).
+    store = Store(url)
+    playing = GameSession.new(store, level=1, rules=Rules(), seed=5, first_dealer=1)
+    store.close()
+    capsys.readouterr()
+    fresh = tmp_path / "playing.json"
+    assert main(["stats", "--db", url, "--export", playing.id[:8], str(fresh)]) == 2
+    assert "is still being played: its record would show the cards still hidden" in \
+        capsys.readouterr().err
+    assert not fresh.exists()
 
 
 def test_help_lists_the_commands_without_starting_textual(capsys: pytest.CaptureFixture[str]

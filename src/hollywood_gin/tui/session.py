@@ -9,12 +9,13 @@ The computer sees only its own :class:`~hollywood_gin.hand.HandView` (R3.4).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..actions import Action, Discard, DrawStock, TakeDiscard, TakeUpcard
+from ..actions import Action, Discard, DrawStock, Knock, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import Hand, HandResult, HandView
@@ -288,14 +289,36 @@ class GameSession:
                            "cannot be taken back")
         start = sum(len(h.history) for h in self.match.hands[:-1])
         history = self.hand.history
+        shown = self._stock_draws_shown()
         for i in range(len(history) - 1, -1, -1):
             player, action = history[i]
+            if i in shown:
+                return None, _("the computer threw the card it drew from the stock, so the "
+                               "stock was shown: its draw cannot be taken back")
             if player == HUMAN:
                 if isinstance(action, DrawStock):
                     return None, _("your draw from the stock showed you its card: it "
                                    "cannot be taken back")
                 return start + i, ""
         return None, _("nothing to undo: you have not acted in this hand yet")
+
+    def _stock_draws_shown(self) -> set[int]:
+        """Where in this hand's history the computer drew from the stock a card he then
+        threw: the person has seen that card come off the stock (R3.3 deals the stock from
+        the deck's 22nd card on, so the k-th draw of the hand brought ``deck[21 + k]``).
+        A hand without its deck counts every such draw as shown."""
+        deck = self.hand.deck
+        history = self.hand.history
+        thrown = {a.card for p, a in history
+                  if p == COMPUTER and isinstance(a, (Discard, Knock)) and a.card is not None}
+        shown: set[int] = set()
+        draws = 0
+        for i, (player, action) in enumerate(history):
+            if isinstance(action, DrawStock):
+                if player == COMPUTER and (deck is None or deck[21 + draws] in thrown):
+                    shown.add(i)
+                draws += 1
+        return shown
 
     def undo_point(self) -> int | None:
         return self._undo()[0]
@@ -328,7 +351,12 @@ class GameSession:
             self.store.set_status(self.id, "abandoned")
 
     def _bot_seed(self) -> int:
-        return (self.match.seed * 1_000_003 + self.hand_number) % (1 << 63)
+        """The computer's seed for this hand: the same for a resumed or undone hand, and
+        one-way, so that the computer cannot work the match's seed, and every deal with it,
+        back out of its own (``seed * 1_000_003 + hand`` could be turned back)."""
+        digest = hashlib.blake2b(f"bot {self.match.seed} {self.hand_number}".encode(),
+                                 digest_size=8).digest()
+        return int.from_bytes(digest, "big") >> 1
 
     def _reset_bot(self) -> None:
         """One seed per hand, so a resumed or undone hand plays on as it would have (R3.1);
