@@ -224,6 +224,7 @@ def test_stats_export_to_an_unwritable_path_writes_nothing(tmp_path: Path,
     try:
         match_id = store.new_match(rules=Rules(), seed=3, first_dealer=0,
                                    players=("You", "Bot")).id
+        store.set_status(match_id, "abandoned")  # one still played is not exported
     finally:
         store.close()
     assert main(["stats", "--db", url, "--export", match_id, f"{NOWHERE}/x.json"]) == 2

@@ -28,6 +28,7 @@ from hg_sockets import open_socket
 from hollywood_gin.actions import parse_action
 from hollywood_gin.hand import Hand
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
+from hollywood_gin.web.options import API_ERRORS
 
 
 def _friends(server: Server, **body: Any) -> tuple[dict[str, Any], Seat, Seat]:
@@ -123,12 +124,15 @@ def test_abandoning_ends_the_match_for_both_seats(server: Server) -> None:
     assert a.state is not None and a.state["abandoned"] is None
     done = server.post(path, {"token": b.token})
     assert done.status_code == 200 and done.json()["status"] == "abandoned"
+    assert done.json()["already"] is False
     state = a.wait(lambda f: f["type"] == "state" and f["abandoned"] == 1)
     assert state["abandoned"] == 1
     seat = {a.state["seat"]: a, 1 - a.state["seat"]: b}[state["hand"]["to_act"]]
     refused = seat.request({"type": "act", "action": "pass", "seq": state["seq"]})
     assert refused["code"] == "abandoned"
-    assert server.post(path, {"token": a.token}).status_code == 200  # said twice: still so
+    again_said = server.post(path, {"token": a.token})  # said twice: still so, told once
+    assert again_said.status_code == 200 and again_said.json()["already"] is True
+    assert server.post(path, {"token": b.token}).json()["already"] is True
     listed = server.post("/api/tables/mine", {"seats": [
         {"table": created["table"], "token": a.token}]}).json()["tables"]
     assert listed[0]["status"] == "abandoned"
@@ -211,6 +215,25 @@ def test_rules_out_of_bounds_are_refused_by_option(server: Server, rules: Any, c
     assert answer.status_code == 400
     body = answer.json()
     assert (body["code"], body.get("option")) == (code, option)
+
+
+def test_the_api_refuses_in_its_own_shape_and_short(server: Server) -> None:
+    """A REST check found: a value thousands of characters long said back whole, a friend's
+    table taking any level, and Starlette's own 404 and 405 in plain text under /api/."""
+    long = server.post("/api/tables", {"opponent": "friend", "rules": {"knock_limit": 10**400}})
+    assert long.status_code == 400 and long.json()["code"] == "rule_value"
+    assert len(long.json()["error"]) < 120 and "…" in long.json()["error"]
+    level = server.post("/api/tables", {"opponent": "friend", "level": "garbage"})
+    assert level.status_code == 400 and level.json()["code"] == "level"
+    assert server.post("/api/tables", {"opponent": "friend", "level": None}).status_code == 201
+    for method, path, status, code in (("GET", "/api/tables", 405, "method"),
+                                       ("GET", "/api/nope", 404, "not_found"),
+                                       ("POST", "/api/tables/x/y/z", 404, "not_found")):
+        answer = httpx2.request(method, server.base + path, trust_env=False,
+                                headers={"origin": server.base})
+        assert answer.status_code == status, (path, answer.text)
+        assert answer.json() == {"error": API_ERRORS[code], "code": code}
+    assert httpx2.get(server.base + "/nope", trust_env=False).status_code == 404  # a page
 
 
 def test_custom_rules_are_saved_with_the_match(server: Server) -> None:

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -39,7 +40,7 @@ from .limits import (
 )
 from .lobby import Lobby
 from .ops import Ops, OpsMiddleware
-from .options import TableError, rules_description
+from .options import API_ERRORS, TableError, rules_description
 from .protocol import (
     MAX_MESSAGE_BYTES,
     MESSAGE_BURST,
@@ -229,7 +230,8 @@ def create_app(
 
     async def abandon_table(request: Request, data: dict[str, Any]) -> Any:
         out = await lobby.abandon(request.path_params["table"], data.get("token"))
-        ops.event("table_abandoned", table=out["table"])
+        if not out["already"]:  # asked again (another tab, a retry): told once
+            ops.event("table_abandoned", table=out["table"])
         return out
 
     async def review_table(request: Request, data: dict[str, Any]) -> Any:
@@ -239,7 +241,7 @@ def create_app(
     async def rules_of(request: Request, table: str | None) -> Rules | None:
         """The rules of a table, of ``?preset=``, or the default preset (None: no such)."""
         if table is not None:
-            if not TABLE_ID_RE.match(table):
+            if not TABLE_ID_RE.fullmatch(table):
                 return None
             live = manager.live(table)
             if live is not None:
@@ -339,6 +341,7 @@ def create_app(
         ],
         middleware=[],
         lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
     )
     app.add_middleware(LanguageMiddleware)  # each request in its language (language.py)
     app.add_middleware(SecurityHeaders)
@@ -348,6 +351,19 @@ def create_app(
     app.state.ops = ops
     app.state.reviewer = reviewer
     return app
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no such route, a method it does not take): under /api/ in
+    the API's shape, ``{"error", "code"}``, as every other refusal there; elsewhere as
+    Starlette says them."""
+    assert isinstance(exc, HTTPException)
+    headers = dict(exc.headers or {})
+    code = {404: "not_found", 405: "method"}.get(exc.status_code)
+    if code is None or not request.url.path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, status_code=exc.status_code, headers=headers)
+    return JSONResponse({"error": API_ERRORS[code], "code": code},
+                        status_code=exc.status_code, headers=headers)
 
 
 async def _write(websocket: WebSocket, outbox: Outbox) -> None:

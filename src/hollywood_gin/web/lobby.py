@@ -106,7 +106,9 @@ class Lobby:
                                  f"the computer player is not available: {exc}") from None
             names = (me, "Computer")
         else:
-            level = None
+            if level is not None:  # "garbage" was taken without a word
+                raise TableError(400, "level", "a friend's table has no computer player, so "
+                                 "no level: leave level out")
             invite = secrets.token_urlsafe(18)
             extra["invite"] = _hash(invite)
             names = (me, "Friend")
@@ -121,7 +123,7 @@ class Lobby:
 
     async def join(self, table_id: str, *, invite: object, name: object) -> dict[str, Any]:
         """Claim seat 1 of a friend table with its invite code (once)."""
-        if not TABLE_ID_RE.match(table_id):
+        if not TABLE_ID_RE.fullmatch(table_id):
             raise TableError(404, "no_table", "no such table")
         if not isinstance(invite, str) or len(invite) > 64:
             raise TableError(400, "invite", "invite must be the code from the invite link")
@@ -154,7 +156,7 @@ class Lobby:
                 raise TableError(400, "bad_json", "each seat must be {table, token}")
             table_id, token = item["table"], item["token"]
             found = None
-            if TABLE_ID_RE.match(table_id) and TOKEN_RE.match(token):
+            if TABLE_ID_RE.fullmatch(table_id) and TOKEN_RE.fullmatch(token):
                 try:
                     found = await self.manager.run(_summary, self.store, table_id, token,
                                                    self.review_method)
@@ -166,12 +168,13 @@ class Lobby:
     async def abandon(self, table_id: str, token: object) -> dict[str, Any]:
         """Abandon an unfinished match for good (the seat's token says who): nothing more
         is played at it, and the other seat is told."""
-        if not TABLE_ID_RE.match(table_id) or not isinstance(token, str) \
-                or not TOKEN_RE.match(token):
+        if not TABLE_ID_RE.fullmatch(table_id) or not isinstance(token, str) \
+                or not TOKEN_RE.fullmatch(token):
             raise TableError(403, "token", "the token does not open a seat at this table")
         seat = await self.manager.run(self.store.seat_of_token, table_id, token)
         if seat is None:
             raise TableError(403, "token", "the token does not open a seat at this table")
-        if not await self.manager.abandon(table_id, seat):
+        done = await self.manager.abandon(table_id, seat)
+        if done == "finished":
             raise TableError(409, "finished", "the match is over already")
-        return {"table": table_id, "status": "abandoned"}
+        return {"table": table_id, "status": "abandoned", "already": done == "already"}

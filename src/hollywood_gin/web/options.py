@@ -60,6 +60,8 @@ API_ERRORS: dict[str, str] = {
     "not_over": "the hand is not over: only finished hands are reviewed (R3.4)",
     "busy": "the server is reviewing many hands: try again after Retry-After seconds",
     "review": "the review could not be made (the server's log says why)",
+    "not_found": "no such address in the API",
+    "method": "the address does not take this method (see Allow)",
 }
 
 
@@ -158,7 +160,8 @@ def rules_from(preset: object, overrides: object) -> Rules:
             raise TableError(400, "rule_unknown", f"no rule option {str(name)[:40]!r}",
                              option=str(name)[:40])
         if not _value_ok(option, value):
-            raise TableError(400, "rule_value", f"rule {name}={value!r} is out of its kind "
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:40] + "…"
+            raise TableError(400, "rule_value", f"rule {name}={shown} is out of its kind "
                              f"or bounds", option=name)
     try:
         return base.replace(**overrides)

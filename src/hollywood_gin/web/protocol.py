@@ -184,7 +184,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
         raise ProtocolError("schema", f"rid must be a whole number 0 to {MAX_RID}, not {rid!r}")
     if kind == "hello":
         token = data["token"]
-        if not isinstance(token, str) or not TOKEN_RE.match(token):
+        if not isinstance(token, str) or not TOKEN_RE.fullmatch(token):
             raise ProtocolError("auth", "the token is missing or malformed")
         version = data.get("v", PROTOCOL_VERSION)
         if version != PROTOCOL_VERSION or not _is_int(version):
@@ -193,7 +193,7 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
                 f"{PROTOCOL_VERSION}"
             )
         lang = data.get("lang")
-        if lang is not None and not (isinstance(lang, str) and LANG_RE.match(lang)):
+        if lang is not None and not (isinstance(lang, str) and LANG_RE.fullmatch(lang)):
             raise ProtocolError("schema", f"lang must be a language tag like 'lt' or "
                                 f"'nb-NO', not {lang!r}")
         return Hello(token, lang)

@@ -153,7 +153,7 @@ class Reviewer:
         """The seat a token opens, and its match (the live table's, which goes on while it
         is read: only finished hands are read, and they never change; or replayed from
         the store)."""
-        if not TABLE_ID_RE.match(table_id):
+        if not TABLE_ID_RE.fullmatch(table_id):
             raise TableError(404, "no_table", "no such table")
         if not _token_ok(token):
             raise TableError(403, "token", "the token does not open a seat at this table")

@@ -169,7 +169,7 @@ class TableManager(Following):
 
     async def authenticate(self, table_id: str, token: str) -> tuple[Table, int]:
         """The table and seat a token opens; anything else is the same ``auth`` error."""
-        if not TABLE_ID_RE.match(table_id):
+        if not TABLE_ID_RE.fullmatch(table_id):
             raise ProtocolError("auth", "no such table, or the token does not open it")
         seat = await self.run(self.store.seat_of_token, table_id, token)
         if seat not in (0, 1):
@@ -185,22 +185,24 @@ class TableManager(Following):
             self._seat_names(table, {seat: name})
             self._broadcast(table)
 
-    async def abandon(self, table_id: str, seat: int) -> bool:
+    async def abandon(self, table_id: str, seat: int) -> str:
         """Abandon an unfinished match for ``seat``: saved (status and meta), the computer
-        stopped, the other seat told.  False if the match is finished."""
+        stopped, the other seat told.  "abandoned", "already" (it was: nothing is done
+        again, nor logged) or "finished"."""
         table = self._tables.get(table_id)
         if table is None:
             return await self.run(_abandon_stored, self.store, table_id, seat)
         async with table.lock:
             if table.pm.match.finished:
-                return False
-            if not await self.run(_abandon_stored, self.store, table_id, seat):
-                return False
+                return "finished"
+            done = await self.run(_abandon_stored, self.store, table_id, seat)
+            if done != "abandoned":
+                return done
             table.pm.meta = (await self.run(self.store.load, table_id)).meta
             if table.bot_task is not None:
                 table.bot_task.cancel()
             self._broadcast(table)
-        return True
+        return "abandoned"
 
     # -- connections --------------------------------------------------------------------------
 
@@ -535,16 +537,18 @@ def _show_ended_hands(table: Table) -> None:
         table.observed = len(match.hands) - (0 if match.hand.is_over else 1)
 
 
-def _abandon_stored(store: Store, table_id: str, seat: int) -> bool:
-    """Mark a saved match abandoned by ``seat`` unless it is finished (a store call)."""
-    if store.load(table_id).status == "finished":
-        return False
+def _abandon_stored(store: Store, table_id: str, seat: int) -> str:
+    """Mark a saved match abandoned by ``seat`` unless it is finished or abandoned already
+    (a store call): what :meth:`TableManager.abandon` answers."""
+    status = store.load(table_id).status
+    if status in ("finished", "abandoned"):
+        return "already" if status == "abandoned" else "finished"
 
     def mark(meta: dict[str, Any]) -> None:
         meta.setdefault("abandoned_by", seat)
 
     store.update_meta(table_id, mark, status="abandoned")
-    return True
+    return "abandoned"
 
 
 def error_for(exc: ProtocolError, rid: int | None = None) -> dict[str, Any]:
