@@ -611,9 +611,19 @@ def test_the_form_says_who_won_and_hides_big_gin_without_it(tmp_path: Path) -> N
         await pilot.pause()
         await pilot.pause()  # the form scrolls its numbers, named after the choice, in sight
         assert "Alexandra's deadwood (the knocker), then Bob's" in _said(app)
+        app.query_one("#below").scroll_end(animate=False)  # as the mouse wheel would
+        # The form reads numbers as the entry line does (read_number): "1_0" is none.
+        for first, said in (("1_0", "not '1_0'"),):  # it was taken as 10
+            app.query_one("#first", Input).value = first
+            app.query_one("#second", Input).value = "5"
+            await pilot.pause()
+            await pilot.click("#add")
+            await pilot.pause()
+            assert said in _said(app), _said(app)
+            assert app.kept is None or app.kept.hands == []
         app.query_one("#first", Input).value = "8"
         app.query_one("#second", Input).value = "5"
-        app.query_one("#below").scroll_end(animate=False)  # as the mouse wheel would
+        app.query_one("#below").scroll_end(animate=False)  # the refusal scrolled it away
         await pilot.pause()
         await pilot.click("#add")
         await pilot.pause()

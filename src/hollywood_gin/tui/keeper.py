@@ -42,6 +42,7 @@ from .keeping import (
     entry_how,
     hand_points,
     parse_entry,
+    read_number,
 )
 from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
@@ -242,8 +243,11 @@ class KeeperApp(App[None]):
         try:
             kept = KeptSheet.open(self.store, match_id)
         except HollywoodGinError as exc:
-            self.say(_("The saved sheet {id} cannot be opened: {error}").format(
-                id=match_id[:8], error=exc), error=True)
+            words = _("The saved sheet {id} cannot be opened: {error}").format(
+                id=match_id[:8], error=exc)
+            self.say(words, error=True)
+            # the message line is behind the dialog that opens next: said over it too
+            self.notify(words, severity="error", timeout=12)
             if self.kept is None:
                 self.action_new_sheet(first=True)
             return
@@ -473,26 +477,25 @@ class KeeperApp(App[None]):
             if not first or (kind in ("knock", "undercut") and not second):
                 raise EntryError(_("fill in the numbers ({what})").format(
                     what=self.numbers_label))
+            label = self.numbers_label
+            a = read_number(first, label)
+            b = read_number(second, label) if kind in ("knock", "undercut") else 0
             if kind == "points":
-                entry = parse_entry(f"{who + 1} {int(first)}", kept.names, kept.rules)
+                entry = parse_entry(f"{who + 1} {a}", kept.names, kept.rules)
             elif kind in ("gin", "big_gin"):
                 entry = hand_points(kept.rules, winner=who, kind=kind,
-                                    defender_deadwood=int(first), names=kept.names)
+                                    defender_deadwood=a, names=kept.names)
             elif kind == "knock":
-                line = f"{who + 1} knocks {int(first)} {int(second)}"
-                entry = parse_entry(line, kept.names, kept.rules)
+                entry = parse_entry(f"{who + 1} knocks {a} {b}", kept.names, kept.rules)
             else:
                 entry = hand_points(kept.rules, winner=who, kind="undercut",
-                                    knocker_deadwood=int(first),
-                                    defender_deadwood=int(second), names=kept.names)
+                                    knocker_deadwood=a, defender_deadwood=b,
+                                    names=kept.names)
         except EntryQuestion as question:
             self.ask(question, None)
             return
         except EntryError as exc:
             self.refuse(str(exc))
-            return
-        except ValueError:
-            self.refuse(_("the numbers must be whole numbers"))
             return
         if self.add(entry):
             self._clear_form()

@@ -39,6 +39,7 @@ __all__ = [
     "max_knock_limit",
     "parse_entry",
     "point_ranges",
+    "read_number",
 ]
 
 Kind = Literal["points", "knock", "undercut", "gin", "big_gin"]
@@ -84,12 +85,29 @@ class HandEntry:
         """The hand saved by :meth:`to_dict`, or None if it is not one (an older sheet)."""
         if not isinstance(data, dict) or data.get("kind") not in KINDS:
             return None
+
+        def count(key: str) -> int | None:  # a deadwood count, or None; else not one
+            value = data.get(key)
+            if value is None:
+                return None
+            if type(value) is not int or not 0 <= value <= MAX_DEADWOOD:
+                raise ValueError(key)
+            return value
+
         try:
-            return cls(int(data["player"]), int(data["points"]), data["kind"],
-                       None if data.get("knocker") is None else int(data["knocker"]),
-                       None if data.get("defender") is None else int(data["defender"]))
-        except (KeyError, TypeError, ValueError):
+            player, points, kind = data["player"], data["points"], data["kind"]
+            knocker, defender = count("knocker"), count("defender")
+        except (KeyError, ValueError):
             return None
+        # A damaged note (a knock without its counts, a player 5) is no note: the hand is
+        # said from its points alone, never a crash (a QA pass found an assert failing).
+        if player not in (0, 1) or type(player) is not int or type(points) is not int \
+                or points < 0:
+            return None
+        if (kind in ("knock", "undercut") and (knocker is None or defender is None)) or \
+                (kind in ("gin", "big_gin") and defender is None):
+            return None
+        return cls(player, points, kind, knocker, defender)
 
 
 class EntryQuestion(EntryError):
@@ -266,10 +284,12 @@ def _player(token: str, names: tuple[str, str]) -> int:
                        "or 1 or 2").format(token=token, first=names[0], second=names[1]))
 
 
-_WHOLE = re.compile(r"[+-]?\d+")
+_WHOLE = re.compile(r"[+-]?[0-9]+")  # not \d: int() reads other scripts' digits
 
 
-def _number(token: str, what: str) -> int:
+def read_number(token: str, what: str) -> int:
+    """A whole number typed for ``what`` (ASCII digits, at most 30 of them), or an
+    :class:`EntryError` saying what is wrong: the entry line's and the form's one reading."""
     if not _WHOLE.fullmatch(token):
         raise EntryError(_("{what} must be a whole number, not {token!r}").format(
             what=what, token=token))
@@ -281,7 +301,7 @@ def _number(token: str, what: str) -> int:
 
 def _count(token: str, what: str, whose: str) -> int:
     """A deadwood count typed on the entry line: 0 to the most ten cards can hold."""
-    value = _number(token, what)
+    value = read_number(token, what)
     _check_count(value, whose)
     return value
 
@@ -390,7 +410,10 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     line reads two ways ("bob undercut 8 5") or says a knock won that lost.
     """
     said = vocabulary()
-    words = [w for w in text.lower().replace(",", " ").split() if w not in said.filler]
+    raw = text.lower().replace(",", " ").split()
+    # The filler words ("with", "and", "go"...) are dropped after the name, never from it:
+    # Andrew typed "and 25", Gordon "go 25", a player named Won "won 25".
+    words = raw[:1] + [w for w in raw[1:] if w not in said.filler]
     if not words:
         # Translators: {examples} are entry lines like 'bob 25', 'bob knocks 3 10'.
         raise EntryError(_("type a hand, like {examples}").format(examples=", ".join(
@@ -404,10 +427,10 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
             words=", ".join((said.knock[0], said.undercut[0], said.gin[0]))))
     # A name of several words may be typed in full ("mary ann 25" beside Mary Lou).
     full = [(len(name.split()), i) for i, name in enumerate(names)
-            if len(name.split()) > 1 and words[:len(name.split())] == name.lower().split()]
-    if full and len(words) > max(full)[0]:
+            if len(name.split()) > 1 and raw[:len(name.split())] == name.lower().split()]
+    if full and len(raw) > max(full)[0]:
         length, player = max(full)
-        words = [words[0], *words[length:]]
+        words = [raw[0], *(w for w in raw[length:] if w not in said.filler)]
     else:
         player = _player(words[0], names)
     if len(words) >= 3 and words[1] in said.big and words[2] in said.gin:
@@ -416,7 +439,7 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     verb = words[1]
     numbers = words[2:]
     if len(words) == 2 and _WHOLE.fullmatch(verb):
-        points = _number(verb, who)
+        points = read_number(verb, who)
         _check_points(points, who, rules)
         return HandEntry(player, points)
     if verb in said.gin or verb in said.big_gin:
@@ -598,6 +621,9 @@ class KeptSheet:
         self.old_hows.pop(keep, None)
         self._save_hands()
         self.updated_at = time.time()
+        if keep == 0:  # empty again: not offered to resume; a hand entered saves it anew
+            self.store.set_status(self.id, "abandoned")
+            self.id = ""
         return removed, entry
 
     def started(self) -> str:
