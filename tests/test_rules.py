@@ -288,6 +288,7 @@ def test_R9_with_options_reads_every_kind_of_option() -> None:
     ("next_dealer=dealer", "it must be winner or alternate or loser"),
     ("entry_rule=count", "it must be traditional or by_count"),
     ("columns=1e3", "it must be 1 to 5"),
+    ("game_target=" + "9" * 35, "a number here has at most 12 digits"),  # not "1 or more"
     ("spades_double=on", "unknown rule option 'spades_double'; the options are knock_limit"),
     ("knock_limit", "write it as NAME=VALUE"),
     ("=3", "write it as NAME=VALUE"),

@@ -200,6 +200,9 @@ class Option:
             if (self.low is None or number >= self.low) and (self.high is None
                                                               or number <= self.high):
                 value = number
+        if value is None and _INT.fullmatch(word) and len(word) > 12:  # not "1 or more"
+            raise RulesError(_("rule {name}='{text}' is invalid: a number here has at most 12 "
+                               "digits").format(name=self.name, text=shortened(text, 24)))
         if value is None:
             raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
                 name=self.name, text=shortened(text, 24),

@@ -611,24 +611,24 @@ def test_the_form_says_who_won_and_hides_big_gin_without_it(tmp_path: Path) -> N
         await pilot.pause()
         await pilot.pause()  # the form scrolls its numbers, named after the choice, in sight
         assert "Alexandra's deadwood (the knocker), then Bob's" in _said(app)
-        app.query_one("#below").scroll_end(animate=False)  # as the mouse wheel would
-        # The form reads numbers as the entry line does (read_number): "1_0" is none.
-        for first, said in (("1_0", "not '1_0'"),):  # it was taken as 10
-            app.query_one("#first", Input).value = first
-            app.query_one("#second", Input).value = "5"
-            await pilot.pause()
-            await pilot.click("#add")
-            await pilot.pause()
-            assert said in _said(app), _said(app)
-            assert app.kept is None or app.kept.hands == []
         app.query_one("#first", Input).value = "8"
         app.query_one("#second", Input).value = "5"
-        app.query_one("#below").scroll_end(animate=False)  # the refusal scrolled it away
+        app.query_one("#below").scroll_end(animate=False)  # as the mouse wheel would
         await pilot.pause()
         await pilot.click("#add")
         await pilot.pause()
         assert app.kept is not None
         assert app.kept.hands[-1] == HandEntry(1, 13, "undercut", 8, 5)
+        # The form reads numbers as the entry line does (read_number): "1_0" was 10.
+        buttons[1].value = True
+        list(how.query(RadioButton))[2].value = True
+        app.query_one("#first", Input).value = "1_0"
+        app.query_one("#second", Input).value = "5"
+        await pilot.pause()
+        app.query_one("#add", Button).press()
+        await pilot.pause()
+        assert "not '1_0'" in _said(app), _said(app)
+        assert len(app.kept.hands) == 1
 
     _run(app, script)
     app = KeeperApp(store=Store(_url(tmp_path)), names=NAMES, rules=Rules(big_gin_bonus=31))
