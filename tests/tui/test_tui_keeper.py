@@ -638,6 +638,14 @@ def test_the_form_says_who_won_and_hides_big_gin_without_it(tmp_path: Path) -> N
         assert "went big gin" in [str(b.label) for b in how.query(RadioButton) if b.display]
 
     _run(app, with_big_gin)
+    app = KeeperApp(store=Store(_url(tmp_path)), names=NAMES, rules=Rules(knock_limit=0))
+
+    async def gin_only(pilot: Pilot[Any]) -> None:  # R5.1: no knock to win or undercut
+        how = app.query_one("#how", RadioSet)
+        shown = [str(b.label) for b in how.query(RadioButton) if b.display]
+        assert shown == ["won points", "went gin"], shown
+
+    _run(app, gin_only)
 
 
 def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
@@ -833,3 +841,30 @@ def test_rules_given_on_the_command_line_start_a_sheet() -> None:
     assert _given_rules(parser.parse_args(["score", "--rules", "eaai", "--rule",
                                            "entry_rule=by_count"])) == PRESETS["eaai"].replace(
         entry_rule="by_count")
+
+
+@pytest.mark.parametrize("lang", ["ha", "en"])
+def test_the_new_sheet_dialogs_labels_keep_a_gap_before_their_fields(tmp_path: Path,
+                                                                    lang: str) -> None:
+    """Hausa's long rules label ran into its field at 80x24 ("… da keHollywood ▼")."""
+    from textual.widgets import Label
+
+    from hollywood_gin import i18n
+    from hollywood_gin.tui.keeper_screens import NewSheetScreen
+
+    i18n.set_language(lang)
+    try:
+        app = KeeperApp(store=Store(_url(tmp_path)), new=True)
+
+        async def script(pilot: Pilot[Any]) -> None:
+            dialog = app.screen
+            assert isinstance(dialog, NewSheetScreen)
+            for row in dialog.query(".row"):
+                label, field = row.query_one(Label), row.children[-1]
+                assert label.content_region.right < field.region.x, (str(label.render()),
+                                                                     label.content_region,
+                                                                     field.region)
+
+        _run(app, script)
+    finally:
+        i18n.set_language("en")

@@ -289,10 +289,15 @@ class KeeperApp(App[None]):
         who = self.query_one("#who", RadioSet)
         for button, name in zip(who.query(RadioButton), kept.names, strict=False):
             button.label = name
-        big = list(self.query_one("#how", RadioSet).query(RadioButton))[KINDS.index("big_gin")]
-        big.display = kept.rules.big_gin_bonus is not None  # R5.7: only where it is played
-        if not big.display and big.value:
-            big.value = False
+        kinds = list(self.query_one("#how", RadioSet).query(RadioButton))
+        knocks = kept.rules.knock_limit > 0 or kept.rules.oklahoma  # R5.1: not gin only
+        shown = {"knock": knocks, "undercut": knocks,
+                 "big_gin": kept.rules.big_gin_bonus is not None}  # R5.7: where it is played
+        for kind, played in shown.items():
+            button = kinds[KINDS.index(kind)]
+            button.display = played
+            if not played and button.value:
+                button.value = False
         first = kept.names[0].split()[0].lower()
         self.query_one("#quick", Input).placeholder = " · ".join(
             entry_examples(kept.rules, first))

@@ -161,7 +161,7 @@ class NewSheetScreen(Worded, ModalScreen["SheetChoice | None"]):
     }
     NewSheetScreen #title { text-style: bold; margin-bottom: 1; }
     NewSheetScreen .row { height: auto; }
-    NewSheetScreen .row Label { width: 1fr; }
+    NewSheetScreen .row Label { width: 1fr; padding-right: 1; }  /* a gap before the field */
     NewSheetScreen .row Input, NewSheetScreen .row Select { width: 22; }
     NewSheetScreen #options { height: auto; border-top: solid $panel-lighten-2; }
     NewSheetScreen #hint { height: auto; color: $text-muted; }
