@@ -285,3 +285,19 @@ def test_digits_of_other_scripts_are_no_points_on_the_entry_line() -> None:
         parse_entry("bob \u0663", NAMES, CLASSIC)
     with pytest.raises(EntryError, match="must be a whole number, not '\u0663'"):
         parse_entry("bob knocks 3 \u0663", NAMES, CLASSIC)
+
+
+def test_a_refused_line_is_said_once(tmp_path: Path) -> None:
+    """The preview (grey, as the line was typed) and the message (red, on Enter) said the
+    same refusal twice, one under the other (a QA pass at 80x24)."""
+    async def script(app: KeeperApp, store: Store, pilot: Pilot[Any]) -> None:
+        app.query_one("#quick", Input).value = "bob knocks 30 10"
+        await pilot.pause()
+        assert "knock" in rendered(app.query_one("#preview", Static))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "30" in _message(app)
+        assert rendered(app.query_one("#preview", Static)).strip() == ""
+        assert app.kept is not None and app.kept.sheet.entries == ()
+
+    _keeper(tmp_path, script)

@@ -427,6 +427,8 @@ class KeeperApp(App[None]):
 
     def refuse(self, reason: str) -> None:
         self.say(reason, error=True)
+        # the entry line's preview said the same in grey: said once, in the message
+        self.query_one("#preview", Static).update("")
         self.bell()
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
