@@ -102,6 +102,7 @@ def _swap_two_deck_cards(data: dict[str, Any]) -> None:
 
 TAMPERING = {
     "format": (lambda d: d.update(format="chess-pgn"), "not a hollywood-gin record"),
+    "no format": (lambda d: d.pop("format"), "it has no 'format' field"),  # stats --json
     "version": (lambda d: d.update(version=2), "version 2 is not supported"),
     "rules": (lambda d: d["rules"].update(knock_limit=42), "rules are invalid"),
     "unknown rule": (lambda d: d["rules"].update(jokers=True), "unknown rule option"),

@@ -203,3 +203,17 @@ def test_the_review_fits_the_terminal_and_loses_no_word(
     monkeypatch.setenv("COLUMNS", "10000")
     assert max(len(line) for line in run(capsys, "review", str(record), "--hand", "1",
                                          *FAST)[1].splitlines()) > 80  # there was wrapping
+
+
+def test_the_terminal_games_player_is_you_and_a_draw_shows_the_pile_top(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A QA pass read "Review of You's decisions" on an exported match, and "upcard: 2♣" at
+    a draw, where 2♣ was the opponent's discard on top of the pile."""
+    path = tmp_path / "yours.json"
+    save_record(play_hand(("greedy", "random"), 3), path, players=("You", "Computer (level 1)"))
+    code, out, _err = run(capsys, "review", str(path), "--hand", "1", *FAST)
+    assert code == 0
+    assert "Review of your decisions (player 0)" in out and "You's" not in out
+    draws = [line for line in out.splitlines() if "top of the pile:" in line]
+    assert draws, out
+    assert all("upcard:" not in line for line in draws)

@@ -119,6 +119,8 @@ def match_from_record(data: object) -> Match:
     """
     _need(isinstance(data, dict), "a record must be a JSON object")
     assert isinstance(data, dict)
+    _need("format" in data, "not a hollywood-gin record: it has no 'format' field (a record "
+          "is what 'hollywood-gin stats --export' writes)")
     _need(data.get("format") == RECORD_FORMAT,
           f"not a hollywood-gin record: format is {data.get('format')!r}, not {RECORD_FORMAT!r}")
     version = data.get("version")

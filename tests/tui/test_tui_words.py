@@ -133,7 +133,20 @@ def test_a_hint_names_its_action_once_with_symbols() -> None:
     words = hint_words(Discard(card), Reason.of(N_("the highest deadwood card")), view)
     assert words == f"discard {card.pretty} — the highest deadwood card"
     gin = hint_words(Knock(card), Reason.of(GIN), view)
-    assert gin.startswith(f"knock, discarding {card.pretty} — gin")
+    assert gin.startswith(f"knock, discarding {card.pretty} — gin")  # 0 deadwood it is not
+
+
+def test_a_hint_to_go_gin_says_gin_as_the_g_key_does_r2_5() -> None:
+    """It said "knock, discarding A♠ — gin…" while the table has a key of its own for gin."""
+    mine = [Card.parse(c) for c in "As 2s 3s 4h 5h 6h 7c 8c 9c Td".split()]
+    rest = [c for c in Hand.deal(seed=1).deck or () if c not in mine and c.text != "Tc"]
+    deck = [x for pair in zip(mine, rest[:10], strict=True) for x in pair]
+    deck += [Card.parse("Tc"), *rest[10:]]
+    hand = Hand.from_deck(deck, rules=Rules(), dealer=1)
+    hand.apply(TakeUpcard())  # 7♣ 8♣ 9♣ 10♣: the 10♦ goes, and nothing is left
+    view = hand.view(0)
+    words = hint_words(Knock(Card.parse("Td")), Reason.of(GIN), view)
+    assert words.startswith("go gin, discarding 10♦ — gin"), words
 
 
 def _plain(renderable: object) -> str:
@@ -196,3 +209,14 @@ def test_the_compact_sheet_keeps_every_number_in_the_sidebar_r7() -> None:
         for value in (*column.points, *column.total, *column.bonuses):
             assert str(value) in text
     assert f" {sheet.totals[1]}" in text and "…" not in text
+
+
+def test_the_review_shows_a_knocks_discard_the_live_log_keeps_face_down_r5_1() -> None:
+    """The review's move list said "You knock, discarding face down." of a hand that is
+    over, while the hand's end had shown the card (a QA pass)."""
+    from hollywood_gin.tui.look import action_words
+
+    knock = Knock(Card.parse("4h"))
+    assert action_words("You", knock) == "You knock, discarding face down."
+    assert action_words("You", knock, over=True) == "You knock, discarding 4♥."
+    assert action_words("Computer", knock, over=True) == "Computer knocks, discarding 4♥."

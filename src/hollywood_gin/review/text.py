@@ -82,8 +82,10 @@ def render_decision(d: DecisionReview, *, number: int, position: bool = True) ->
             action=describe_action(d.choices[d.equity_best].action, hand)))
     if position:
         where = _("your cards: {cards}").format(cards=_cards(hand))
-        if view.upcard is not None and view.phase.value in ("offer", "draw"):
+        if view.upcard is not None and view.phase.value == "offer":
             where += "  " + _("upcard: {card}").format(card=view.upcard.pretty)
+        elif view.upcard is not None and view.phase.value == "draw":  # not the upcard now
+            where += "  " + _("top of the pile: {card}").format(card=view.upcard.pretty)
         if view.drawn_card is not None:
             where += "  " + _("drawn: {card}").format(card=view.drawn_card.pretty)
         if view.taken_card is not None:
@@ -154,8 +156,11 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None,
     names = review.names
     who = names[review.player]
     every = len(review.hands) == 1 if every_decision is None else every_decision
-    lines = [_("Review of {player}'s decisions (player {number})").format(
-        player=who, number=review.player)]
+    if who in ("You", _("You")):  # the terminal game's own name for its player
+        lines = [_("Review of your decisions (player {number})").format(number=review.player)]
+    else:
+        lines = [_("Review of {player}'s decisions (player {number})").format(
+            player=who, number=review.player)]
     lines += _summary(review)
     lines.append(_("Grades are expected points lost against the best choice, both players then "
                    "playing on with the expert's playout policy; intervals are 95%."))

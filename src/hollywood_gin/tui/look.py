@@ -201,9 +201,11 @@ def is_you(name: str) -> bool:
     return name in ("You", _("You"))
 
 
-def action_words(name: str, action: Action, taken: Card | None = None) -> str:
+def action_words(name: str, action: Action, taken: Card | None = None, *,
+                 over: bool = False) -> str:
     """A move said in words for the log; ``taken`` is the pile card a take picked up
-    (public, R4.4).  The person's own moves read "You …", the other's "Computer …"."""
+    (public, R4.4).  The person's own moves read "You …", the other's "Computer …".
+    ``over``: the hand is over, so a knock's face-down discard has been shown (the review)."""
     you = is_you(name)
     if isinstance(action, Pass):
         text = _("You pass the upcard.") if you else _("{name} passes the upcard.")
@@ -227,6 +229,11 @@ def action_words(name: str, action: Action, taken: Card | None = None) -> str:
     elif isinstance(action, Knock):
         if action.card is None:
             text = _("You go big gin!") if you else _("{name} goes big gin!")
+        elif over:
+            taken = action.card
+            # the replay's words for a shown knock, ended as the log's lines are
+            text = (_("You knock, discarding {card}") if you
+                    else _("{name} knocks, discarding {card}")) + "."
         else:
             text = (_("You knock, discarding face down.") if you
                     else _("{name} knocks, discarding face down."))

@@ -278,7 +278,7 @@ class ReviewScreen(Screen[None]):
                 taken = pile.pop()
             elif isinstance(action, Discard):
                 pile.append(action.card)
-            words = action_words(self._names[player], action, taken)
+            words = action_words(self._names[player], action, taken, over=True)
             index = by_ply.get(ply) if player == self._player else None
             if index is None:
                 out.append(Option(_hanging("", Text(words, style="dim")), disabled=True))

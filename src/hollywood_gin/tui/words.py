@@ -57,13 +57,16 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", ")", "!", "?")) else text + "."
 
 
-def action_name(action: Action) -> str:
-    """The action as the person would say it: "discard 10♣", "pass the upcard"."""
+def action_name(action: Action, *, gin: bool = False) -> str:
+    """The action as the person would say it: "discard 10♣", "pass the upcard"; ``gin``:
+    a knock that leaves no deadwood is said as gin."""
     if isinstance(action, Discard):
         return _("discard {card}").format(card=action.card.pretty)
     if isinstance(action, Knock):
         if action.card is None:
             return _("go big gin")
+        if gin:  # the discard leaves no deadwood (R2.5): the g key's move
+            return _("go gin, discarding {card}").format(card=action.card.pretty)
         return _("knock, discarding {card}").format(card=action.card.pretty)
     if isinstance(action, Pass):
         return _("pass the upcard")
@@ -214,4 +217,6 @@ def hint_words(action: Action, reason: Reason, view: HandView) -> str:
     """The expert's hint as the screen says it: the action in the screen's words, then why."""
     # Translators: a hint on the terminal game's table: {action} is what to do ("discard
     # 7♥"), {why} the computer player's reason.
-    return _("{action} — {why}").format(action=action_name(action), why=reason_words(reason))
+    gin = isinstance(action, Knock) and (action.card, 0) in knock_options(view)
+    return _("{action} — {why}").format(action=action_name(action, gin=gin),
+                                        why=reason_words(reason))
