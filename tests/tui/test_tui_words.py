@@ -138,7 +138,7 @@ def test_a_hint_names_its_action_once_with_symbols() -> None:
 
 def test_a_hint_to_go_gin_says_gin_as_the_g_key_does_r2_5() -> None:
     """It said "knock, discarding A♠ — gin…" while the table has a key of its own for gin."""
-    mine = [Card.parse(c) for c in "As 2s 3s 4h 5h 6h 7c 8c 9c Td".split()]
+    mine = [Card.parse(c) for c in ["As", "2s", "3s", "4h", "5h", "6h", "7c", "8c", "9c", "Td"]]
     rest = [c for c in Hand.deal(seed=1).deck or () if c not in mine and c.text != "Tc"]
     deck = [x for pair in zip(mine, rest[:10], strict=True) for x in pair]
     deck += [Card.parse("Tc"), *rest[10:]]
