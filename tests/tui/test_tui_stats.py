@@ -167,7 +167,7 @@ def test_stats_review_and_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
     assert print_saved_review(session.id[:8], url, deals=4) == 0
     out = capsys.readouterr().out
-    assert "Review of You's decisions" in out and "Accuracy" in out
+    assert "Review of your decisions" in out and "Accuracy" in out
     assert main(["stats", "--db", url]) == 0
     assert "level 3" in capsys.readouterr().out.split("Accuracy of your decisions")[1]
     png.unlink()
