@@ -85,6 +85,18 @@ class Rank(IntEnum):
         return min(int(self), 10)
 
 
+
+def as_whole_number(value: object) -> int | None:
+    """``value`` as a whole number (any integer, NumPy's too), or None: never a bool, a
+    float or a text, which int() would take (True as 1, 2.9 as 2)."""
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
 class Card:
     """One playing card: an immutable value, compared and hashed by its index."""
 
@@ -99,11 +111,12 @@ class Card:
     bit: int
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
-        try:  # whole numbers only, as from_index: Rank(True) and Rank(1.0) were the ace
-            if isinstance(rank, bool) or isinstance(suit, bool):
-                raise TypeError
-            r, s = Rank(operator.index(rank)), Suit(operator.index(suit))
-        except (ValueError, TypeError) as exc:
+        r_number, s_number = as_whole_number(rank), as_whole_number(suit)
+        try:  # Rank(True) and Rank(1.0) were the ace
+            if r_number is None or s_number is None:
+                raise ValueError("not whole numbers")
+            r, s = Rank(r_number), Suit(s_number)
+        except ValueError as exc:
             raise CardParseError(f"no such card: rank {rank!r}, suit {suit!r}") from exc
         existing = _BY_INDEX.get(s * 13 + r - 1)
         if existing is not None:
@@ -129,11 +142,8 @@ class Card:
 
     @classmethod
     def from_index(cls, index: int) -> Card:
-        try:  # any integer, NumPy's too; never a bool, a float or a text
-            i = -1 if isinstance(index, bool) else operator.index(index)
-        except TypeError:
-            i = -1
-        if not 0 <= i < 52:
+        i = as_whole_number(index)
+        if i is None or not 0 <= i < 52:
             raise CardParseError(f"no card has index {index!r}; indexes run 0 to 51")
         return CARDS[i]
 

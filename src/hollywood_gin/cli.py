@@ -20,7 +20,6 @@ import importlib
 import json
 import math
 import os
-import re
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -31,7 +30,7 @@ from .cards import Card, parse_cards
 from .errors import HollywoodGinError
 from .i18n import N_, _, ngettext
 from .melds import best_melds, discard_choices
-from .rules import OPTIONS, PRESETS, Rules
+from .rules import OPTIONS, PRESETS, WHOLE_NUMBER, Rules
 
 __all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
            "add_rules_arguments", "build_parser", "check_writable", "main", "number",
@@ -114,9 +113,6 @@ class CommandParser(argparse.ArgumentParser):
             prog=self.prog, message=message) + "\n")
 
 
-_ASCII_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*")
-
-
 def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number within ``low``..``high`` (inclusive; None: open)."""
     if high is not None:
@@ -127,7 +123,7 @@ def whole(low: int | None = None, high: int | None = None) -> Callable[[str], in
     def parse(text: str) -> int:
         # ASCII digits only: int() also reads other scripts' digits and underscores, so
         # "--seed ٣" would deal a seed no one typed.
-        value = int(text) if _ASCII_WHOLE.fullmatch(text) else None
+        value = int(text) if WHOLE_NUMBER.fullmatch(text.strip()) else None
         if value is None or (low is not None and value < low) or (high is not None
                                                                    and value > high):
             raise argparse.ArgumentTypeError(

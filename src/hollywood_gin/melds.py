@@ -12,7 +12,6 @@ stay as ``pure_deadwood`` and ``pure_best_melds``, the source of truth and its f
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import product
@@ -27,7 +26,7 @@ from .arrange import (
     arrangement_with_sets,
     arrangements_of_mask,
 )
-from .cards import Card, cards_from_mask, mask_of
+from .cards import Card, as_whole_number, cards_from_mask, mask_of
 from .errors import HollywoodGinError
 from .frozen import LATER, frozen_maker, made_when_read
 from .i18n import _
@@ -405,11 +404,8 @@ def best_discards(cards: Iterable[Card]) -> tuple[Card, ...]:
 def checked_knock_limit(knock_limit: object) -> int:
     """A knock limit given beside the rules (Oklahoma's upcard, R5.1): a whole number from
     0 to 10, as the rules' own; a limit of 99 scored a knock of 51 deadwood."""
-    try:
-        limit = -1 if isinstance(knock_limit, bool) else operator.index(knock_limit)  # type: ignore[arg-type]
-    except TypeError:
-        limit = -1
-    if not 0 <= limit <= 10:
+    limit = as_whole_number(knock_limit)
+    if limit is None or not 0 <= limit <= 10:
         raise MeldError(_("the knock limit must be a whole number from 0 to 10, not {limit} "
                           "(R5.1)").format(limit=repr(knock_limit)[:40]))
     return limit

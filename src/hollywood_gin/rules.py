@@ -154,7 +154,9 @@ class Rules:
 _TRUE = ("on", "true", "yes", "1")
 _FALSE = ("off", "false", "no", "0")
 _NONE = ("none", "off", "no")
-_INT = re.compile(r"[+-]?[0-9]+")
+#: A whole number as typed: ASCII digits only (int() also reads other scripts' digits and
+#: underscores); the command line and the score keeper read numbers by it too.
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,12 +197,12 @@ class Option:
             value = word.replace("-", "_") if word.replace("-", "_") in self.choices else None
         elif self.kind == "optional_int" and word in _NONE:
             return None
-        elif _INT.fullmatch(word) and len(word) <= 12:  # int() refuses 4,301 digits
+        elif WHOLE_NUMBER.fullmatch(word) and len(word) <= 12:  # int() refuses 4,301 digits
             number = int(word)
             if (self.low is None or number >= self.low) and (self.high is None
                                                               or number <= self.high):
                 value = number
-        if value is None and _INT.fullmatch(word) and len(word) > 12:  # not "1 or more"
+        if value is None and WHOLE_NUMBER.fullmatch(word) and len(word) > 12:  # not "1 or more"
             raise RulesError(_("rule {name}='{text}' is invalid: a number here has at most 12 "
                                "digits").format(name=self.name, text=shortened(text, 24)))
         if value is None:

@@ -117,25 +117,19 @@ def score_hand(
         raise IllegalActionError(f"rules must be a Rules, not {rules!r} (see Rules.preset)")
     if knock_limit is not None:
         knock_limit = checked_knock_limit(knock_limit)
-    try:
-        k_cards, d_cards = tuple(knocker), tuple(defender)
-    except TypeError:  # None, a number: cards_mask says so in words
-        cards_mask(knocker)
-        cards_mask(defender)
-        raise
-    k, d = cards_mask(k_cards)[0], cards_mask(d_cards)[0]  # not cards: a MeldError
-    if k.bit_count() != len(k_cards) or d.bit_count() != len(d_cards):
+    (k, k_count), (d, d_count) = cards_mask(knocker), cards_mask(defender)  # or MeldError
+    if k.bit_count() != k_count or d.bit_count() != d_count:
         raise IllegalActionError(_("a card is given twice in a hand"))
     if k & d:
         both = " ".join(c.text for c in cards_from_mask(k & d))
         raise IllegalActionError(_("{cards} is in both hands").format(cards=both))
-    if len(d_cards) != 10:
+    if d_count != 10:
         raise IllegalActionError(
-            _("the defender must hold 10 cards, not {count}").format(count=len(d_cards)))
-    if len(k_cards) not in (10, 11):
+            _("the defender must hold 10 cards, not {count}").format(count=d_count))
+    if k_count not in (10, 11):
         raise IllegalActionError(
             _("the knocker must hold 10 cards (11 for big gin), not {count}")
-            .format(count=len(k_cards))
+            .format(count=k_count)
         )
     shown = None if knocker_melds is None else checked_melds_of_mask(k, knocker_melds)
     return score_hand_masks(k, d, rules=rules, knocker_melds=shown, knock_limit=knock_limit)

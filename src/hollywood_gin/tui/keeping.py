@@ -13,14 +13,13 @@ them into a :class:`~hollywood_gin.sheet.ScoreSheet`.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import HollywoodGinError, shortened
 from ..i18n import N_, _
-from ..rules import Rules
+from ..rules import WHOLE_NUMBER, Rules
 from ..sheet import ScoreSheet, SheetEntry, SheetError
 from ..store import Store, StoredMatch
 
@@ -284,13 +283,10 @@ def _player(token: str, names: tuple[str, str]) -> int:
                        "or 1 or 2").format(token=token, first=names[0], second=names[1]))
 
 
-_WHOLE = re.compile(r"[+-]?[0-9]+")  # not \d: int() reads other scripts' digits
-
-
 def read_number(token: str, what: str) -> int:
     """A whole number typed for ``what`` (ASCII digits, at most 30 of them), or an
     :class:`EntryError` saying what is wrong: the entry line's and the form's one reading."""
-    if not _WHOLE.fullmatch(token):
+    if not WHOLE_NUMBER.fullmatch(token):
         raise EntryError(_("{what} must be a whole number, not {token!r}").format(
             what=what, token=token))
     if len(token.lstrip("+-")) > 30:  # int() refuses 4,301 digits, and no one reads 31
@@ -438,7 +434,7 @@ def parse_entry(text: str, names: tuple[str, str], rules: Rules) -> HandEntry:
     who, other = names[player], names[1 - player]
     verb = words[1]
     numbers = words[2:]
-    if len(words) == 2 and _WHOLE.fullmatch(verb):
+    if len(words) == 2 and WHOLE_NUMBER.fullmatch(verb):
         points = read_number(verb, who)
         _check_points(points, who, rules)
         return HandEntry(player, points)
