@@ -22,6 +22,7 @@ from hollywood_gin.actions import (
 from hollywood_gin.cards import CARDS, Card, mask_of, parse_card, parse_cards
 from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import Hand, HandView, Phase
+from hollywood_gin.match import Match
 from hollywood_gin.melds import best_melds, deadwood
 from hollywood_gin.rules import Rules
 from strategies import make_deck
@@ -666,6 +667,19 @@ def test_deal_refuses_a_seed_or_rules_of_the_wrong_type() -> None:
     with pytest.raises(IllegalActionError, match="rules must be a Rules"):
         Hand.deal(rules="classic", seed=1)  # type: ignore[arg-type]
     assert Hand.deal(seed=random.Random(3)) == Hand.deal(seed=3)
+
+
+@pytest.mark.parametrize("seed", [-1, -5, -(1 << 70)])
+def test_R3_2_a_negative_seed_is_refused_as_it_would_deal_as_its_absolute_value(
+    seed: int,
+) -> None:
+    # random.Random seeds by the absolute value: -5 dealt what 5 deals, so two records
+    # with different seeds held the same cards.
+    with pytest.raises(IllegalActionError, match=f"a seed must be 0 or more, not {seed}"):
+        Hand.deal(seed=seed)
+    with pytest.raises(IllegalActionError, match=f"a match seed must be 0 or more, not {seed}"):
+        Match(seed=seed)
+    assert Hand.deal(seed=0) != Hand.deal(seed=1)
 
 
 # -- views (R3.4, R4.4) -----------------------------------------------------------------

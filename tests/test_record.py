@@ -107,6 +107,7 @@ TAMPERING = {
     "rules": (lambda d: d["rules"].update(knock_limit=42), "rules are invalid"),
     "unknown rule": (lambda d: d["rules"].update(jokers=True), "unknown rule option"),
     "seed type": (lambda d: d.update(seed="abc"), "seed must be"),
+    "negative seed": (lambda d: d.update(seed=-d["seed"] - 1), "seed must be a whole number 0 or"),
     "first dealer": (lambda d: d.update(first_dealer=1 - d["first_dealer"]), "dealer should be"),
     "no hands": (lambda d: d.update(hands=[]), "hands must be a list"),
     "deck card": (lambda d: d["hands"][0].update(deck="As " * 52), "given twice"),

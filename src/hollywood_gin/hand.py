@@ -31,7 +31,7 @@ from .actions import (
     TakeDiscard,
     TakeUpcard,
 )
-from .cards import CARDS, Card, cards_from_mask
+from .cards import CARDS, Card, as_whole_number, cards_from_mask
 from .errors import IllegalActionError
 from .frozen import frozen_maker
 from .i18n import _, pgettext
@@ -108,6 +108,21 @@ _make_view = frozen_maker(HandView)
 _make_result = frozen_maker(HandResult)
 
 
+
+def checked_seed(seed: object, what: str = "a seed", alternative: str = "") -> int:
+    """``seed`` as a whole number 0 or more, or IllegalActionError naming ``what``.
+
+    Negative seeds are refused because ``random.Random`` seeds by the absolute value: -5
+    would deal exactly what 5 deals, and two records with different seeds would hold the
+    same cards."""
+    number = as_whole_number(seed)
+    if number is None:
+        more = f" {alternative}" if alternative else ""
+        raise IllegalActionError(f"{what} must be a whole number{more}, not {seed!r}")
+    if number < 0:
+        raise IllegalActionError(f"{what} must be 0 or more, not {number}")
+    return number
+
 class Hand:
     """One hand: deal, opening offer, turns, knock or dead hand, result."""
 
@@ -159,11 +174,10 @@ class Hand:
     ) -> Hand:
         """Shuffle and deal (R3.2, R3.3).  ``seed`` is an int or a ``random.Random``;
         None draws an unpredictable seed (the global ``random`` is never used)."""
-        if not (seed is None or isinstance(seed, random.Random)
-                or (isinstance(seed, int) and not isinstance(seed, bool))):
-            raise IllegalActionError(
-                f"a seed must be a whole number or a random.Random, not {seed!r}")
-        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        if seed is None or isinstance(seed, random.Random):
+            rng = seed if isinstance(seed, random.Random) else random.Random()
+        else:
+            rng = random.Random(checked_seed(seed, "a seed", "or a random.Random"))
         deck = list(CARDS)
         shuffle_deck(rng, deck)
         return cls._dealt(tuple(deck), rules, dealer)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import CARDS, Card
 from .errors import IllegalActionError
-from .hand import Hand, HandResult, HandView, seat_number
+from .hand import Hand, HandResult, HandView, checked_seed, seat_number
 from .i18n import _
 from .rules import Rules
 from .sheet import ScoreSheet
@@ -62,8 +62,7 @@ class Match:
         """
         if seed is None:
             seed = random.SystemRandom().getrandbits(63)
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise IllegalActionError(f"a match seed must be a whole number, not {seed!r}")
+        seed = checked_seed(seed, "a match seed")
         if not isinstance(rules, Rules):
             raise IllegalActionError(f"rules must be a Rules, not {rules!r} (see Rules.preset)")
         self.rules = rules

@@ -134,8 +134,8 @@ def match_from_record(data: object) -> Match:
     except TypeError as exc:
         raise RecordError(f"the record's rules are invalid: {exc}") from None
     seed = data.get("seed")
-    _need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool)),
-          f"the record's seed must be a whole number or null, not {seed!r}")
+    _need(seed is None or (isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0),
+          f"the record's seed must be a whole number 0 or more, or null, not {seed!r}")
     first_dealer = data.get("first_dealer")
     _need(_same(first_dealer, 0) or _same(first_dealer, 1),
           f"first_dealer must be 0 or 1, not {first_dealer!r}")

@@ -97,3 +97,13 @@ def test_every_environment_checks_its_counts_when_made(make: Any, value: object)
     """Not at the first step ('x'), nor by cutting every episode after one action (-5)."""
     with pytest.raises(ValueError, match=r"must be a whole number, 1 or more, not"):
         make(value)
+
+
+@pytest.mark.parametrize("reset", [
+    lambda: VectorGinEnv(2, seed=-1), lambda: VectorGinEnv(2).reset(seed=-1),
+    lambda: hand_env().reset(seed=-1), lambda: match_env().reset(seed=-3),
+])
+def test_every_environment_refuses_a_negative_seed(reset: Any) -> None:
+    """random.Random would seed -1 as 1: two runs with different seeds would deal alike."""
+    with pytest.raises(ValueError, match=r"seed must be 0 or more, not -\d"):
+        reset()

@@ -18,6 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no types
 
 from ..actions import ACTION_COUNT
+from ..hand import checked_seed
 from ..rules import Rules
 from ._game import Episode, RewardKind, action_id_of, at_least_one
 from .observation import OBS_SIZE, observation_high
@@ -89,7 +90,7 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand or match; ``seed`` makes every later reset reproducible too."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(None if seed is None else checked_seed(seed))
         self._episode = Episode(
             rules=self.rules,
             match=self.is_match,

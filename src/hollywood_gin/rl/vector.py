@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from ..actions import ACTION_COUNT, DISCARD_BASE, DRAW_STOCK_ID, KNOCK_BASE, PASS_ID
 from ..errors import IllegalActionError
-from ..hand import Hand, Phase
+from ..hand import Hand, Phase, checked_seed
 from ..rules import Rules
 from ._game import RewardKind, at_least_one
 from .observation import OBS_SIZE, SCALAR_OFFSET, FloatArray, MaskArray
@@ -68,7 +68,7 @@ class VectorGinEnv:
         self.rules = Rules.preset(rules) if isinstance(rules, str) else rules
         self.reward_kind: RewardKind = reward
         self.max_actions = at_least_one("max_actions", max_actions)
-        self._rng = random.Random(seed)
+        self._rng = random.Random(None if seed is None else checked_seed(seed))
         self._slots: list[_Slot] = []
         self._masks = np.zeros((n, _PLANES), dtype=np.uint64)
         self._scalars = np.zeros((n, 10), dtype=np.float32)
@@ -84,7 +84,7 @@ class VectorGinEnv:
     ) -> tuple[dict[str, npt.NDArray[Any]], dict[str, Any]]:
         """Deal ``n`` new hands."""
         if seed is not None:
-            self._rng = random.Random(seed)
+            self._rng = random.Random(None if seed is None else checked_seed(seed))
         self._slots = [_Slot(self._deal()) for _ in range(self.num_envs)]
         for i in range(self.num_envs):
             self._record(i)
