@@ -340,6 +340,9 @@ def test_the_log_of_a_whole_match_holds_every_event_and_no_card(store_url: str) 
             time.sleep(0.02)
         assert metrics[("hollywood_gin_seats_connected", ())] == 0
         assert metrics[("hollywood_gin_tables_open", ())] == 0
+        # a table created without a level or a preset is logged with the ones it got
+        left_out = server.create(opponent="computer", name="Bo")
+        friend = server.create(opponent="friend", name="Cy")
     finally:
         server.stop()
     raw = server.read_log()
@@ -352,7 +355,10 @@ def test_the_log_of_a_whole_match_holds_every_event_and_no_card(store_url: str) 
     for line in lines:
         events.setdefault(line["event"], []).append(line)
     table = created["table"]
-    assert [e["table"] for e in events["table_created"]] == [table]
+    assert [(e["table"], e["opponent"], e["level"], e["preset"])
+            for e in events["table_created"]] == [
+        (table, "computer", 1, "classic"), (left_out["table"], "computer", 3, "hollywood"),
+        (friend["table"], "friend", None, "hollywood")]
     assert len(events["action"]) == actions
     assert {e["action"] for e in events["action"]} <= {
         "pass", "take", "draw", "pick", "discard", "knock", "big-gin"}

@@ -208,16 +208,16 @@ def create_app(
             raise TableError(429, "rate", f"too many tables created from this address: try "
                              f"again in {seconds} s", retry_after=seconds)
         try:
-            out = await lobby.create(opponent=data.get("opponent"), level=data.get("level"),
-                                     preset=data.get("preset"), rules=data.get("rules"),
-                                     name=data.get("name"))
+            created = await lobby.create(
+                opponent=data.get("opponent"), level=data.get("level"),
+                preset=data.get("preset"), rules=data.get("rules"), name=data.get("name"))
         except TableError as exc:
             if exc.status == 400:  # refused for what it asked: no table, no token spent
                 creations.refund(address)
             raise
-        ops.table_created(out["table"], data.get("opponent"), data.get("level"),
-                          data.get("preset"))
-        return out
+        ops.table_created(created.answer["table"], data.get("opponent"), created.level,
+                          created.preset)
+        return created.answer
 
     async def join_table(request: Request, data: dict[str, Any]) -> Any:
         out = await lobby.join(request.path_params["table"], invite=data.get("invite"),

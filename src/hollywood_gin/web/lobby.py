@@ -9,21 +9,30 @@ import hmac
 import logging
 import re
 import secrets
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError
 
 from ..store import PersistentMatch, Store, StoreError
-from .options import LEVELS, TableError, clean_name, rules_from
+from .options import DEFAULT_PRESET, LEVELS, TableError, clean_name, rules_from
 from .tables import TABLE_ID_RE, TableManager
 
-__all__ = ["MAX_LISTED", "Lobby"]
+__all__ = ["MAX_LISTED", "Created", "Lobby"]
 
 log = logging.getLogger("hollywood_gin.web")
 
 #: Tables one "my tables" request may ask about (a browser keeps this many at most).
 MAX_LISTED = 30
 TOKEN_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+
+
+class Created(NamedTuple):
+    """A new table: the answer for its creator, and what was chosen for it (the level and
+    preset a request left out get their defaults), for the log."""
+
+    answer: dict[str, Any]
+    level: int | None
+    preset: str
 
 
 def _hash(secret: str) -> str:
@@ -84,8 +93,8 @@ class Lobby:
 
     async def create(
         self, *, opponent: object, level: object, preset: object, rules: object, name: object
-    ) -> dict[str, Any]:
-        """A new table with its first hand dealt; returns seat 0's token (and an invite)."""
+    ) -> Created:
+        """A new table with its first hand dealt; answers seat 0's token (and an invite)."""
         if opponent not in ("computer", "friend"):
             raise TableError(400, "opponent", "opponent must be 'computer' or 'friend'")
         chosen = rules_from(preset, rules)
@@ -112,14 +121,14 @@ class Lobby:
             invite = secrets.token_urlsafe(18)
             extra["invite"] = _hash(invite)
             names = (me, "Friend")
+        preset_name = preset if isinstance(preset, str) else DEFAULT_PRESET
         table, tokens = await self.manager.new_table(
             rules=chosen, names=names, opponent="computer" if opponent == "computer" else "friend",
-            preset=preset if isinstance(preset, str) else "hollywood", level=level, seats=(0,),
-            extra=extra)
+            preset=preset_name, level=level, seats=(0,), extra=extra)
         out: dict[str, Any] = {"table": table, "seat": 0, "token": tokens[0]}
         if invite is not None:
             out["invite"] = invite
-        return out
+        return Created(out, level if type(level) is int else None, preset_name)
 
     async def join(self, table_id: str, *, invite: object, name: object) -> dict[str, Any]:
         """Claim seat 1 of a friend table with its invite code (once)."""

@@ -406,13 +406,12 @@ class Ops:
             self.event("match_ended", table=pending.match_id, winner=winner,
                        totals=list(totals))
 
-    def table_created(self, table: str, opponent: object, level: object, preset: object
+    def table_created(self, table: str, opponent: object, level: int | None, preset: str
                       ) -> None:
+        """Logs the level and preset the table was made with, defaults included."""
         name = opponent if opponent in ("computer", "friend") else "other"
         self.metrics.tables_created.labels(str(name)).inc()
-        self.event("table_created", table=table, opponent=name,
-                   level=level if isinstance(level, int) else None,
-                   preset=preset if isinstance(preset, str) else None)
+        self.event("table_created", table=table, opponent=name, level=level, preset=preset)
 
     def db_error(self, operation: str, exc: BaseException) -> None:
         self.metrics.db_errors.inc()
