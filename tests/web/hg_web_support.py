@@ -132,8 +132,9 @@ class Server:
 
     def __init__(self, db_url: str, *, cli: bool = True, bot_delay: float = 0.0,
                  port: int | None = None, rate: tuple[float, int] | None = None,
-                 args: tuple[str, ...] = ()) -> None:
+                 args: tuple[str, ...] = (), own_group: bool = False) -> None:
         self.db_url = db_url
+        self.own_group = own_group  # a process group of its own, as a terminal's job
         self.rate = rate  # (messages a second, burst); None: the command's default
         self.args = args  # more options for the server
         self.cli = cli
@@ -161,7 +162,8 @@ class Server:
             cmd += ["--message-rate", str(self.rate[0]), "--message-burst", str(self.rate[1])]
         cmd += list(self.args)
         self.log = tempfile.TemporaryFile()  # noqa: SIM115  # not a pipe: a full pipe would block the server
-        self.proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=self.log)
+        self.proc = subprocess.Popen(cmd, env=env(), stdout=subprocess.DEVNULL, stderr=self.log,
+                                     start_new_session=self.own_group)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -174,6 +176,15 @@ class Server:
             except httpx2.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start in 30 s")
+
+    def ctrl_c(self) -> str:
+        """SIGINT to the server's whole process group, as Ctrl+C in its terminal sends it;
+        waits for the exit and answers the server's stderr."""
+        assert self.own_group and self.proc is not None
+        os.killpg(self.proc.pid, signal.SIGINT)
+        self.proc.wait(30)
+        self.log.seek(0)
+        return self.log.read().decode()
 
     def kill(self) -> None:
         """SIGKILL: no shutdown code runs."""

@@ -6,6 +6,7 @@ so a second request reads them back, and the lobby lists a reviewed match's accu
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -161,3 +162,20 @@ def test_the_lobby_lists_a_reviewed_match_accuracy_and_the_review_page_opens(
     assert page.status_code == 200 and "main.js" in page.text
     me.close()
 
+
+
+def test_ctrl_c_after_a_review_stops_the_server_without_a_traceback(tmp_path: Path) -> None:
+    """The review workers leave Ctrl+C to the server: each printed a KeyboardInterrupt
+    traceback at every stop once a review had run."""
+    server = Server(f"sqlite:///{tmp_path / 'games.db'}", own_group=True).start()
+    try:
+        created = server.create(opponent="computer", level=1, name="Ann", rules=SHORT_MATCH)
+        me = Seat(server, created["table"], created["token"])
+        play_computer(me)
+        assert _review(server, created["table"], created["token"], 1).status_code == 200
+        me.close()
+        err = server.ctrl_c()
+    finally:
+        server.stop()
+    assert server.proc is not None and server.proc.returncode == 0, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err

@@ -21,6 +21,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import signal
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +46,12 @@ log = logging.getLogger("hollywood_gin.web")
 MAX_WAITING = 32
 BUSY_RETRY = 5  # seconds a busy answer asks the page to wait
 TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def _leave_interrupts_to_the_server() -> None:
+    """A review worker ignores Ctrl+C: the server shuts the pool down itself, and a worker
+    interrupted in its queue's read printed a traceback at every stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _token_ok(token: object) -> bool:
@@ -122,7 +129,8 @@ class Reviewer:
         if self._pool is None:
             # A fresh interpreter per worker: forking a server with threads is not safe.
             self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_leave_interrupts_to_the_server)
         return self._pool
 
     # -- the request -----------------------------------------------------------------------
