@@ -868,3 +868,34 @@ def test_the_new_sheet_dialogs_labels_keep_a_gap_before_their_fields(tmp_path: P
         _run(app, script)
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", ["lt", "ha", "nb", "en"])
+def test_the_header_keeps_the_players_names_whole_at_80_columns(tmp_path: Path,
+                                                                 lang: str) -> None:
+    """At 80 columns the header was cut with an ellipsis ("— Alexandra – Bartholomew ·…",
+    and names of 24 letters were lost): it now leaves out the rules (the sheet's first line
+    names them), then the keeper's name; a wide screen shows all three."""
+    from hollywood_gin import i18n
+    from hollywood_gin.i18n import _
+    from hollywood_gin.tui.rulewords import preset_label
+
+    i18n.set_language(lang)
+    long_names = ("Alexandra", "Bartholomew"), ("Maximiliana Konstantina", "Bartholomew Ezekiel")
+    try:
+        for n, names in enumerate(long_names):
+            store = Store(f"sqlite:///{tmp_path / f'k{n}.db'}")
+            app = KeeperApp(store=store, names=names, rules=PRESETS["hollywood-20"])
+
+            async def script(pilot: Pilot[Any], names: tuple[str, str] = names) -> None:
+                header = screen_text(pilot.app).splitlines()[0]
+                assert "…" not in header and all(name in header for name in names), header
+                await pilot.resize_terminal(160, 40)
+                await pilot.pause()
+                header = screen_text(pilot.app).splitlines()[0]
+                assert _(KeeperApp.TITLE) in header and all(name in header for name in names)
+                assert preset_label("hollywood-20") in header, header
+
+            _run(app, script)
+    finally:
+        i18n.set_language("en")

@@ -30,6 +30,7 @@ from ..errors import HollywoodGinError
 from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreConflict
+from .keeper_form import entry_from_form, form_words
 from .keeper_look import entry_lines, games_words, help_text, rules_line, sheet_view
 from .keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen, SheetChoice
 from .keeping import (
@@ -40,13 +41,11 @@ from .keeping import (
     KeptSheet,
     entry_examples,
     entry_how,
-    hand_points,
     parse_entry,
-    read_number,
 )
 from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
-from .widgets import ClickThrough, WordedScreen, quit_hint
+from .widgets import ClickThrough, WordedScreen, fit_header, quit_hint
 
 __all__ = ["KeeperApp"]
 
@@ -206,7 +205,20 @@ class KeeperApp(App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
+        self._fit_header(event.size.width)
         self.refresh_sheet()
+
+    def _fit_header(self, width: int | None = None) -> None:
+        """The players and the rules beside the keeper's name, as much as fits (the sheet's
+        first line names the rules again)."""
+        if self.kept is None:
+            self.title, self.sub_title = _(self.TITLE), ""
+            return
+        first, second = self.kept.names
+        fit_header(self, _(self.TITLE), [
+            _("{first} vs {second} · {rules}").format(
+                first=first, second=second, rules=preset_label(self.kept.rules.preset_name)),
+            _("{first} vs {second}").format(first=first, second=second)], width)
 
     def _fit(self, width: int) -> None:
         narrow = width < NARROW
@@ -230,6 +242,7 @@ class KeeperApp(App[None]):
         def chosen(choice: str | None) -> None:
             if current is not None and current.id in listing.abandoned:
                 self.kept = None  # abandoned from the list: it is no longer kept here
+                self._fit_header()
                 self.action_new_sheet(first=True)
                 return
             if choice == NEW or (choice is None and first):
@@ -284,8 +297,7 @@ class KeeperApp(App[None]):
     def attach(self, kept: KeptSheet) -> None:
         self.kept = kept
         self.undone = []
-        self.sub_title = _("{first} vs {second} · {rules}").format(
-            first=kept.names[0], second=kept.names[1], rules=preset_label(kept.rules.preset_name))
+        self._fit_header()
         who = self.query_one("#who", RadioSet)
         for button, name in zip(who.query(RadioButton), kept.names, strict=False):
             button.label = name
@@ -439,29 +451,14 @@ class KeeperApp(App[None]):
         self.call_after_refresh(self.query_one("#numbers").scroll_visible, animate=False)
 
     def _form_changed(self) -> None:
-        """Name the number fields after who won and how (the knocker's count first)."""
-        names = self.kept.names if self.kept else (_("Player 1"), _("Player 2"))
-        who = self.query_one("#who", RadioSet).pressed_index
-        kind = KINDS[max(self.query_one("#how", RadioSet).pressed_index, 0)]
-        winner, other = (names[who], names[1 - who]) if who >= 0 else (_("the winner"),
-                                                                       _("the other"))
+        words = form_words(self.kept.names if self.kept else None,
+                           self.query_one("#who", RadioSet).pressed_index,
+                           self.query_one("#how", RadioSet).pressed_index)
         first, second = self.query_one("#first", Input), self.query_one("#second", Input)
-        second.display = kind in ("knock", "undercut")
-        if kind == "points":
-            self.numbers_label = _("Points won")
-            first.placeholder = _("points")
-        elif kind in ("gin", "big_gin"):
-            self.numbers_label = _("{other}'s deadwood").format(other=other)
-            first.placeholder = _("deadwood")
-        elif kind == "knock":
-            self.numbers_label = _("{winner}'s deadwood (the knocker), then {other}'s after "
-                                   "laying off").format(winner=winner, other=other)
-            first.placeholder, second.placeholder = winner, other
-        else:
-            self.numbers_label = _("{other}'s deadwood (the knocker), then {winner}'s").format(
-                winner=winner, other=other)
-            first.placeholder, second.placeholder = other, winner
-        self.query_one("#numbers-label", Static).update(self.numbers_label)
+        second.display = words.two
+        first.placeholder, second.placeholder = words.first, words.second
+        self.numbers_label = words.label
+        self.query_one("#numbers-label", Static).update(words.label)
 
     def _clear_form(self) -> None:
         self.query_one("#first", Input).value = ""
@@ -471,33 +468,12 @@ class KeeperApp(App[None]):
         kept = self.kept
         if kept is None:
             return
-        who = self.query_one("#who", RadioSet).pressed_index
-        how = self.query_one("#how", RadioSet).pressed_index
-        first = self.query_one("#first", Input).value.strip()
-        second = self.query_one("#second", Input).value.strip()
         try:
-            if who < 0:
-                raise EntryError(_("choose who won the hand"))
-            if how < 0:
-                raise EntryError(_("choose how the hand was won"))
-            kind = KINDS[how]
-            if not first or (kind in ("knock", "undercut") and not second):
-                raise EntryError(_("fill in the numbers ({what})").format(
-                    what=self.numbers_label))
-            label = self.numbers_label
-            a = read_number(first, label)
-            b = read_number(second, label) if kind in ("knock", "undercut") else 0
-            if kind == "points":
-                entry = parse_entry(f"{who + 1} {a}", kept.names, kept.rules)
-            elif kind in ("gin", "big_gin"):
-                entry = hand_points(kept.rules, winner=who, kind=kind,
-                                    defender_deadwood=a, names=kept.names)
-            elif kind == "knock":
-                entry = parse_entry(f"{who + 1} knocks {a} {b}", kept.names, kept.rules)
-            else:
-                entry = hand_points(kept.rules, winner=who, kind="undercut",
-                                    knocker_deadwood=a, defender_deadwood=b,
-                                    names=kept.names)
+            entry = entry_from_form(kept.names, kept.rules,
+                                    self.query_one("#who", RadioSet).pressed_index,
+                                    self.query_one("#how", RadioSet).pressed_index,
+                                    self.query_one("#first", Input).value,
+                                    self.query_one("#second", Input).value)
         except EntryQuestion as question:
             self.ask(question, None)
             return
@@ -584,7 +560,6 @@ class KeeperApp(App[None]):
         """Everything again in the language just chosen: the sheet's screen is built anew
         (what the entry line held is kept), the sheet put back on it, the help reopened."""
         line = self.query_one("#quick", Input).value
-        self.title = _(self.TITLE)
         screen = self.screen_stack[0]
         async with screen.batch():
             await screen.query("*").exclude(".-textual-system").remove()
@@ -593,7 +568,7 @@ class KeeperApp(App[None]):
         if self.kept is not None:
             self.attach(self.kept)
         else:
-            self.sub_title = ""
+            self._fit_header()
         self.query_one("#quick", Input).value = line
         screen.refresh_bindings()
         self.action_help()

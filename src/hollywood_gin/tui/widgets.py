@@ -3,9 +3,11 @@ and :class:`Worded`, which makes a screen's key hints speak the player's languag
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -22,7 +24,7 @@ from ..i18n import _
 from .look import face_colour
 
 __all__ = ["AskScreen", "ButtonFlow", "CardWidget", "ClickThrough", "Dialog", "Worded",
-           "WordedScreen", "cap_height"]
+           "WordedScreen", "cap_height", "fit_header"]
 
 T = TypeVar("T")
 
@@ -74,6 +76,24 @@ class Worded:
 
 class WordedScreen(Worded, Screen[None]):
     """An app's default screen with translated key hints (``App.get_default_screen``)."""
+
+
+#: The cells of the header its title cannot have: the icon (8) and the clock's space (10).
+HEADER_SIDES = 18
+
+
+def fit_header(app: App[Any], title: str, subtitles: Sequence[str], width: int | None = None
+               ) -> None:
+    """Show ``title`` with the fullest of ``subtitles`` (fullest first) that fits in the
+    header, and where none does, the shortest alone: the header cuts what overflows, and at
+    80 columns the keeper's Lithuanian, Hausa and Norwegian headers lost the players'
+    names.  ``width``: the screen's, where a resize has not reached ``app.size`` yet."""
+    room = (app.size.width if width is None else width) - HEADER_SIDES
+    for sub in subtitles:
+        if cell_len(f"{title} — {sub}") <= room:
+            app.title, app.sub_title = title, sub
+            return
+    app.title, app.sub_title = subtitles[-1], ""
 
 
 def quit_hint(app: App[Any]) -> None:
