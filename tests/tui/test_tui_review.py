@@ -56,6 +56,9 @@ async def reviewed(pilot: object, app: GinApp) -> ReviewScreen:
     raise AssertionError("the review never finished")
 
 
+KEY = "?! inaccuracy · ? mistake · ?? blunder"
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 def test_review_a_hand_from_its_end(store: Store, size: tuple[int, int]) -> None:
     """v at the hand's end: the decisions with the grade, the loss, the choice made and the
@@ -76,6 +79,7 @@ def test_review_a_hand_from_its_end(store: Store, size: tuple[int, int]) -> None
             assert review.decisions, "the person had decisions"
             text = screen_text(app)
             assert f"Review of hand {number}" in text and "accuracy" in text
+            assert KEY in text  # the marks' key in sight (it was last in the detail)
             first = review.decisions[0]
             assert describe_action(first.chosen_action, first.view.hand) in text
             assert first.grade.label in text
@@ -91,6 +95,7 @@ def test_review_a_hand_from_its_end(store: Store, size: tuple[int, int]) -> None
                 assert describe_action(d.chosen_action, d.view.hand) in text
                 assert describe_action(d.best_action, d.view.hand) in text
                 assert f"You lost {d.loss:.1f} expected points" in text, text
+                assert KEY in text
                 assert d.grade.label in text
                 for card in d.view.hand:  # his cards as he held them
                     assert card.pretty in text

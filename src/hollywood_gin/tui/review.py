@@ -263,6 +263,12 @@ class ReviewScreen(Screen[None]):
         if many and len(self._hands) < len(self._wanted):
             line.append(" · " + _("{done} of {total} hands reviewed").format(
                 done=len(self._hands), total=len(self._wanted)), style="dim")
+        if decisions:  # the marks' key, always in sight (the detail's own can scroll away)
+            line.append("\n")
+            for n, grade in enumerate(("inaccuracy", "mistake", "blunder")):
+                line.append(" · " if n else "")
+                line.append(GRADE_MARKS[grade].strip(), style=_GRADE_STYLE[grade])
+                line.append(" " + _grade_words(grade), style="dim")
         self.query_one("#rv-summary", Static).update(line)
 
     def _moves(self, review: HandReview) -> list[Option]:
