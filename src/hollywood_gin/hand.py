@@ -31,23 +31,21 @@ from .actions import (
     TakeDiscard,
     TakeUpcard,
 )
-from .cards import CARDS, Card, as_whole_number, cards_from_mask
+from .cards import CARDS, Card, cards_from_mask
 from .errors import IllegalActionError
 from .frozen import frozen_maker
-from .i18n import _, pgettext
+from .i18n import _
 from .melds import MeldError, checked_melds_of_mask, deadwood_of_mask
+from .refusals import cannot, cannot_words, phase_hint
 from .rules import Rules
 from .scoring import score_hand_masks
+from .shuffle import checked_seed, shuffle_deck
 from .view import HandResult, HandView, Phase
 
 __all__ = ["Hand", "HandResult", "HandView", "Phase"]
 
 _POINTS = tuple(c.points for c in CARDS)
 _DEFAULT_RULES = Rules()
-
-#: (i, i + 1, bits of i + 1) for each step of a shuffle of 52 cards.
-_SHUFFLE_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(51, 0, -1))
-
 
 def seat_number(x: object) -> int | None:
     """``x`` as player 0 or 1, or None when it is not one: ``True``, ``1.0`` and ``"1"`` are
@@ -56,35 +54,6 @@ def seat_number(x: object) -> int | None:
         return None
     n = operator.index(x)  # type: ignore[arg-type]
     return n if n in (0, 1) else None
-
-
-def shuffle_deck(rng: random.Random, deck: list[Card]) -> None:
-    """``rng.shuffle(deck)`` for a deck of 52: exactly the same order from the same state,
-    written out for a plain ``random.Random`` (its ``shuffle`` makes two Python calls a
-    card).  Any other generator shuffles itself."""
-    if type(rng) is not random.Random or len(deck) != 52 or not _SAME_SHUFFLE:
-        rng.shuffle(deck)
-        return
-    getrandbits = rng.getrandbits
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-def _same_shuffle() -> bool:
-    """True if :func:`shuffle_deck` copies this Python's ``Random.shuffle`` (checked once:
-    another version of it falls back to the real thing)."""
-    global _SAME_SHUFFLE
-    ours, theirs = list(CARDS), list(CARDS)
-    _SAME_SHUFFLE = True
-    shuffle_deck(random.Random(2026), ours)
-    random.Random(2026).shuffle(theirs)
-    return ours == theirs
-
-
-_SAME_SHUFFLE = _same_shuffle()
 
 
 #: The discard ids of the cards of each 13-bit suit block, filled as blocks are met.
@@ -108,20 +77,6 @@ _make_view = frozen_maker(HandView)
 _make_result = frozen_maker(HandResult)
 
 
-
-def checked_seed(seed: object, what: str = "a seed", alternative: str = "") -> int:
-    """``seed`` as a whole number 0 or more, or IllegalActionError naming ``what``.
-
-    Negative seeds are refused because ``random.Random`` seeds by the absolute value: -5
-    would deal exactly what 5 deals, and two records with different seeds would hold the
-    same cards."""
-    number = as_whole_number(seed)
-    if number is None:
-        more = f" {alternative}" if alternative else ""
-        raise IllegalActionError(f"{what} must be a whole number{more}, not {seed!r}")
-    if number < 0:
-        raise IllegalActionError(f"{what} must be 0 or more, not {number}")
-    return number
 
 class Hand:
     """One hand: deal, opening offer, turns, knock or dead hand, result."""
@@ -359,25 +314,25 @@ class Hand:
         """Check an action fully; return the knock's melds as masks, if it shows any."""
         if self.phase is Phase.OVER:
             raise IllegalActionError(
-                _("cannot {action}: the hand is over").format(action=_describe(action)))
+                _("cannot {action}: the hand is over").format(action=cannot_words(action)))
         if player is not None and seat_number(player) is None:
             raise IllegalActionError(f"there is no player {player!r}; players are 0 and 1")
         if player is not None and player != self.to_act:
             raise IllegalActionError(
                 _("cannot {action}: it is player {to_act}'s turn, not player {player}'s")
-                .format(action=_describe(action), to_act=self.to_act, player=player)
+                .format(action=cannot_words(action), to_act=self.to_act, player=player)
             )
         phase = self.phase
         if isinstance(action, (Pass, TakeUpcard)):
             if phase is not Phase.OFFER:
                 raise IllegalActionError(
                     _("cannot {action}: the upcard is offered only in the opening (R4.1); "
-                      "{hint}").format(action=_describe(action), hint=_phase_hint(phase))
+                      "{hint}").format(action=cannot_words(action), hint=phase_hint(phase))
                 )
             return None
         if isinstance(action, (DrawStock, TakeDiscard)):
             if phase is not Phase.DRAW:
-                raise IllegalActionError(_cannot(action, _phase_hint(phase)))
+                raise IllegalActionError(cannot(action, phase_hint(phase)))
             if isinstance(action, TakeDiscard):
                 if self._upcard_refused:
                     raise IllegalActionError(
@@ -391,7 +346,7 @@ class Hand:
         if not isinstance(action, (Discard, Knock)):
             raise IllegalActionError(f"{action!r} is not an action")
         if phase is not Phase.DISCARD:
-            raise IllegalActionError(_cannot(action, _phase_hint(phase)))
+            raise IllegalActionError(cannot(action, phase_hint(phase)))
         mask = self.hands[self.to_act]
         card = action.card
         if card is not None or isinstance(action, Discard):  # only a knock may name none
@@ -399,11 +354,11 @@ class Hand:
                 raise IllegalActionError(f"{card!r} is not a card")
             if not mask >> card.index & 1:
                 raise IllegalActionError(_("cannot {action}: {card} is not in your hand")
-                                         .format(action=_describe(action), card=card))
+                                         .format(action=cannot_words(action), card=card))
             if card.index == self._taken and not self.rules.discard_taken_card:
                 raise IllegalActionError(
                     _("cannot {action}: {card} was taken from the discard pile this turn (R4.3)")
-                    .format(action=_describe(action), card=card)
+                    .format(action=cannot_words(action), card=card)
                 )
         if isinstance(action, Discard):
             return None
@@ -424,19 +379,19 @@ class Hand:
         if dead > self.knock_limit:
             raise IllegalActionError(
                 _("cannot {action}: that leaves {deadwood} deadwood, over the knock limit of "
-                  "{limit} (R5.1)").format(action=_describe(action), deadwood=dead,
+                  "{limit} (R5.1)").format(action=cannot_words(action), deadwood=dead,
                                            limit=self.knock_limit)
             )
         if action.melds is None:
             return None
         groups = _meld_groups(action.melds)
         if groups is None:
-            raise IllegalActionError(_cannot(
+            raise IllegalActionError(cannot(
                 action, _("the melds shown must be groups of cards (R5.1)")))
         try:
             shown = checked_melds_of_mask(rest, groups)
         except MeldError as exc:
-            raise IllegalActionError(_cannot(action, str(exc))) from None
+            raise IllegalActionError(cannot(action, str(exc))) from None
         covered = 0
         for meld in shown:
             covered |= meld
@@ -446,7 +401,7 @@ class Hand:
             raise IllegalActionError(
                 _("cannot {action}: the melds shown leave {shown} deadwood but the hand's "
                   "least is {least}; a hand's deadwood is always its least (R2.4)")
-                .format(action=_describe(action), shown=shown_dead, least=dead)
+                .format(action=cannot_words(action), shown=shown_dead, least=dead)
             )
         return shown
 
@@ -636,39 +591,3 @@ def _meld_groups(melds: object) -> tuple[tuple[Card, ...], ...] | None:
             return None
         groups.append(cards)
     return tuple(groups)
-
-
-def _describe(action: Action) -> str:
-    """The action as it ends "cannot ...": an infinitive phrase (context ``cannot``)."""
-    if isinstance(action, Pass):
-        # Translators: this and the next phrases complete "cannot {action}: ..."
-        return pgettext("cannot", "pass")
-    if isinstance(action, TakeUpcard):
-        return pgettext("cannot", "take the upcard")
-    if isinstance(action, DrawStock):
-        return pgettext("cannot", "draw from the stock")
-    if isinstance(action, TakeDiscard):
-        return pgettext("cannot", "take the discard")
-    if isinstance(action, Discard):
-        return pgettext("cannot", "discard {card}").format(card=action.card)
-    if isinstance(action, Knock):
-        if action.card is None:
-            return pgettext("cannot", "go big gin")
-        return pgettext("cannot", "knock discarding {card}").format(card=action.card)
-    return repr(action)
-
-
-def _cannot(action: Action, reason: str) -> str:
-    # Translators: {action} is one of the phrases of context "cannot" ("discard 7h"),
-    # {reason} one of the hints ("first draw from the stock or take the discard (R4.2)").
-    return _("cannot {action}: {reason}").format(action=_describe(action), reason=reason)
-
-
-def _phase_hint(phase: Phase) -> str:
-    if phase is Phase.OFFER:
-        return _("it is the opening: take the upcard or pass (R4.1)")
-    if phase is Phase.DRAW:
-        return _("first draw from the stock or take the discard (R4.2)")
-    if phase is Phase.DISCARD:
-        return _("you have drawn: now discard or knock (R4.2)")
-    return _("the hand is over")

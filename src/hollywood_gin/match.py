@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from .actions import Action
 from .cards import CARDS, Card
 from .errors import IllegalActionError
-from .hand import Hand, HandResult, HandView, checked_seed, seat_number
+from .hand import Hand, HandResult, HandView, seat_number
 from .i18n import _
 from .rules import Rules
 from .sheet import ScoreSheet
+from .shuffle import checked_seed
 
 __all__ = ["Match", "MatchView", "next_dealer"]
 

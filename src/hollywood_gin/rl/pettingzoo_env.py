@@ -18,8 +18,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no types
 
 from ..actions import ACTION_COUNT
-from ..hand import checked_seed
 from ..rules import Rules
+from ..shuffle import checked_seed
 from ._game import Episode, RewardKind, action_id_of, at_least_one
 from .observation import OBS_SIZE, observation_high
 

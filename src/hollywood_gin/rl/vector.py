@@ -18,8 +18,9 @@ import numpy.typing as npt
 
 from ..actions import ACTION_COUNT, DISCARD_BASE, DRAW_STOCK_ID, KNOCK_BASE, PASS_ID
 from ..errors import IllegalActionError
-from ..hand import Hand, Phase, checked_seed
+from ..hand import Hand, Phase
 from ..rules import Rules
+from ..shuffle import checked_seed
 from ._game import RewardKind, at_least_one
 from .observation import OBS_SIZE, SCALAR_OFFSET, FloatArray, MaskArray
 
