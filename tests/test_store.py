@@ -150,3 +150,30 @@ def test_undo_into_a_new_hand_keeps_the_finished_hands_result(store: Store) -> N
     assert store.hands(pm.id) == []
     pm.undo_to(pm.action_count)  # undoing nothing changes nothing
     assert pm.action_count == end_of_hand_1 - 1
+
+
+def test_an_abandoned_match_takes_no_move_and_no_undo(store: Store) -> None:
+    """Abandoned in one window (a loss in the statistics), a match played on or undone in
+    another became a match in play again, or even a win: now each is refused, and the
+    match stays as it was abandoned."""
+    from hollywood_gin.actions import parse_action
+    from hollywood_gin.store import MatchAbandoned
+
+    pm = store.new_match(rules=Rules(), seed=3, players=("You", "Computer"))
+    other = store.new_match(rules=Rules(), seed=4, players=("You", "Computer"))
+    play(pm, 6)
+    store.set_status(pm.id, "abandoned")
+    hand = pm.match.hand.clone()
+    with pytest.raises(MatchAbandoned, match=f"match {pm.id} was abandoned"):
+        pm.act(action_from_id(pm.match.hand.legal_action_ids()[0]))
+    assert pm.match.hand == hand
+    with pytest.raises(MatchAbandoned):
+        pm.undo_to(4)
+    with pytest.raises(MatchAbandoned):
+        store.append_actions([pm.prepare(parse_action(str(hand.legal_actions()[0])))])
+    # in a batch with another match, the abandoned one is left out and the other lands
+    assert store.commit_actions([pm.prepare(parse_action(str(hand.legal_actions()[0]))),
+                                 other.prepare(parse_action("pass"))]) == {pm.id}
+    saved = store.load(pm.id)
+    assert (saved.status, len(saved.actions), saved.winner) == ("abandoned", 6, None)
+    assert len(store.load(other.id).actions) == 1

@@ -371,3 +371,27 @@ def test_a_whole_match_committed_in_batches_stores_what_one_by_one_stores(
             store.close()
     assert saved[0] == saved[1]
     assert saved[0][0] == "finished" and saved[0][4]
+
+
+def test_an_abandoned_match_is_left_out_of_a_batch_and_refuses_an_undo(url: str) -> None:
+    """PostgreSQL's one-statement commit, as SQLite's (tests/test_store.py): a move to an
+    abandoned match does not land, and an undo is refused; the rest of the batch lands."""
+    from hollywood_gin.store import MatchAbandoned
+
+    store = Store(url)
+    try:
+        one = store.new_match(rules=Rules(), seed=1, players=("a", "b"))
+        two = store.new_match(rules=Rules(), seed=2, players=("c", "d"))
+        one.act(parse_action(_next(one)))
+        store.set_status(one.id, "abandoned")
+        assert store.commit_actions([one.prepare(parse_action(_next(one))),
+                                     two.prepare(parse_action(_next(two)))]) == {one.id}
+        with pytest.raises(MatchAbandoned):
+            one.undo_to(0)
+        with pytest.raises(MatchAbandoned):
+            one.act(parse_action(_next(one)))
+        saved = store.load(one.id)
+        assert (saved.status, len(saved.actions)) == ("abandoned", 1)
+        assert len(store.load(two.id).actions) == 1
+    finally:
+        store.close()

@@ -197,6 +197,47 @@ def test_a_match_played_on_in_another_window_is_reloaded_not_a_crash(store: Stor
     assert _status(store, match_id) == "playing"
 
 
+def test_a_match_abandoned_in_another_window_stays_abandoned(store: Store) -> None:
+    """Abandoned in another window (a loss in the statistics), a move here turned it back
+    into a match in play; now the move is refused, the player told, and a new match
+    offered."""
+    from hollywood_gin.tui.saved import abandon
+
+    match_id = _match(store, level=1)
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("r")
+            await settle(pilot, app)
+            mine = app.session
+            assert mine is not None and mine.human_to_act
+            count = mine.pm.action_count
+            assert abandon(store, match_id)  # the other window's "Abandon"
+            await pilot.press("x" if mine.view().phase.value == "offer" else "s")
+            await settle(pilot, app)
+            assert app.session is None or app.session.id != match_id
+            assert isinstance(app.screen, NewMatchScreen)
+            notices = [n.message for n in app._notifications]
+            assert any(f"saved match {match_id[:8]} cannot be resumed: it was abandoned" in n
+                       for n in notices), notices
+            assert len(store.load(match_id).actions) == count
+
+    asyncio.run(run())
+    assert _status(store, match_id) == "abandoned"
+
+
+def test_an_abandoned_match_cannot_be_resumed_by_its_id(store: Store) -> None:
+    from hollywood_gin.store import StoreError
+    from hollywood_gin.tui.saved import abandon
+
+    match_id = _match(store, level=1, moves=2)
+    assert abandon(store, match_id)
+    with pytest.raises(StoreError, match="it was abandoned"):
+        GameSession.resume(store, match_id)
+
+
 def test_an_undo_in_a_window_behind_the_saved_match_takes_nothing_back(store: Store) -> None:
     """Regression: an undo in a stale window deleted the moves another window had saved."""
     match_id = _match(store, level=1)

@@ -329,6 +329,29 @@ def test_a_sheet_written_in_another_window_is_reloaded_not_overwritten(tmp_path:
     _run(app, script)
 
 
+def test_a_sheet_abandoned_in_another_window_takes_no_more_hands(tmp_path: Path) -> None:
+    """Abandoned in another window, the sheet took the next hand and was in play again;
+    now the hand is refused in words and a new sheet offered."""
+    from hollywood_gin.tui.saved import abandon
+
+    app = KeeperApp(store=Store(_url(tmp_path)), names=NAMES, rules=PRESETS["classic"])
+
+    async def script(pilot: Pilot[Any]) -> None:
+        await _enter(pilot, ["bob 25"])
+        mine = app.kept
+        assert mine is not None
+        assert abandon(app.store, mine.id)  # the other window's "Abandon"
+        await _enter(pilot, ["bob 30"])
+        assert isinstance(app.screen, NewSheetScreen)
+        notices = [n.message for n in app._notifications]
+        assert any(f"sheet {mine.id[:8]} cannot be opened: it was abandoned" in n
+                   for n in notices), notices
+        saved = app.store.load(mine.id)
+        assert (saved.status, [a.action for a in saved.actions]) == ("abandoned", ["1 25"])
+
+    _run(app, script)
+
+
 def test_a_finished_sheet_refuses_more_hands_by_name(tmp_path: Path) -> None:
     """Regression: "cannot record 5 for player 1" meant Bob, whom the screen calls the
     second player; every message names the players."""

@@ -15,6 +15,7 @@ from .matches import Store
 from .persistent import PersistentMatch
 from .records import (
     DB_ENV,
+    MatchAbandoned,
     PendingAction,
     ReviewRow,
     StoreConflict,
@@ -28,6 +29,7 @@ __all__ = [
     "CHANNEL",
     "DB_ENV",
     "Announcement",
+    "MatchAbandoned",
     "PendingAction",
     "PersistentMatch",
     "Publisher",

@@ -33,7 +33,15 @@ from ..schema import (
     reviews_table,
 )
 from .persistent import PersistentMatch
-from .records import PendingAction, StoreConflict, StoredAction, StoredMatch, StoreError, _stored
+from .records import (
+    PendingAction,
+    StoreConflict,
+    StoredAction,
+    StoredMatch,
+    StoreError,
+    _stored,
+    abandoned,
+)
 from .reviews import Reviews
 from .seats import SeatsAndLeases
 
@@ -52,10 +60,11 @@ WITH batch AS (
     AS b(match_id, seq, hand_number, player, action, fin, winner, totals, kind, hwinner,
          knocker, points)
 ), locked AS (
-  SELECT id, action_count FROM hg_matches WHERE id = ANY(CAST(%(ids)s AS varchar[]))
-  ORDER BY id FOR UPDATE
+  SELECT id, action_count, status FROM hg_matches
+  WHERE id = ANY(CAST(%(ids)s AS varchar[])) ORDER BY id FOR UPDATE
 ), ok AS (
   SELECT b.* FROM batch b JOIN locked l ON l.id = b.match_id AND l.action_count = b.seq
+    AND l.status <> 'abandoned'
 ), ins AS (
   INSERT INTO hg_actions (match_id, seq, hand_number, player, action, created_at)
   SELECT match_id, seq, hand_number, player, action, CAST(%(now)s AS float8) FROM ok
@@ -223,16 +232,23 @@ class Store(SeatsAndLeases, Reviews):
         """:meth:`_append_in` for many matches in a few statements (one round trip each);
         with ``partial``, the stale ones are left out (and returned) instead of raising."""
         ids = sorted({item.match_id for item in pending})
-        query = (select(matches_table.c.id, matches_table.c.action_count)
+        query = (select(matches_table.c.id, matches_table.c.action_count,
+                        matches_table.c.status)
                  .where(matches_table.c.id.in_(ids)).order_by(matches_table.c.id))
         if self.postgresql:
             query = query.with_for_update()  # in id order: two batches never deadlock
-        counts = dict(conn.execute(query).all())
+        rows = conn.execute(query).all()
+        counts = {row.id: row.action_count for row in rows}
+        given_up = {row.id for row in rows if row.status == "abandoned"}
         stale: set[str] = set()
         for item in pending:
             if item.match_id not in counts:
                 raise StoreError(f"no saved match {item.match_id!r}")
-            if counts[item.match_id] != item.seq:
+            if item.match_id in given_up:
+                if not partial:
+                    raise abandoned(item.match_id)
+                stale.add(item.match_id)
+            elif counts[item.match_id] != item.seq:
                 if not partial:
                     raise StoreConflict(f"match {item.match_id} has {counts[item.match_id]} "
                                         f"actions saved; cannot save action {item.seq}")
@@ -287,10 +303,13 @@ class Store(SeatsAndLeases, Reviews):
         match_id, seq, hand_number = item.match_id, item.seq, item.hand_number
         hand_result, finished = item.hand_result, item.finished
         row = conn.execute(
-            select(matches_table.c.action_count).where(matches_table.c.id == match_id)
+            select(matches_table.c.action_count, matches_table.c.status)
+            .where(matches_table.c.id == match_id)
         ).first()
         if row is None:
             raise StoreError(f"no saved match {match_id!r}")
+        if row[1] == "abandoned":
+            raise abandoned(match_id)
         if row[0] != seq:
             raise StoreConflict(
                 f"match {match_id} has {row[0]} actions saved; cannot save action {seq}"
@@ -328,9 +347,13 @@ class Store(SeatsAndLeases, Reviews):
         saved more (or fewer) since, nothing is forgotten and :class:`StoreConflict` is
         raised, so an undo in a stale window never deletes another window's moves."""
         with self._write_tx() as conn:
+            row = conn.execute(select(matches_table.c.action_count, matches_table.c.status)
+                               .where(matches_table.c.id == match_id)
+                               .with_for_update()).first()
+            if row is not None and row.status == "abandoned":
+                raise abandoned(match_id)
             if saved is not None:
-                count = conn.execute(select(matches_table.c.action_count).where(
-                    matches_table.c.id == match_id).with_for_update()).scalar()
+                count = None if row is None else row.action_count
                 if count != saved:
                     raise StoreConflict(f"match {match_id} has {count} actions saved, not "
                                         f"{saved}: another window played on")

@@ -24,6 +24,7 @@ class PersistentMatch:
         self.players = stored.players
         self.meta = dict(stored.meta)
         self.kind = stored.kind
+        self.opened_status = stored.status  # "playing", "finished" or "abandoned"
         self.match = Match(rules=stored.rules, seed=stored.seed, first_dealer=stored.first_dealer)
         self.action_count = 0
         self._replay(stored.actions)

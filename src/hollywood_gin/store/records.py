@@ -25,6 +25,16 @@ class StoreConflict(StoreError):
     """Another writer appended to the match first; reload and try again."""
 
 
+class MatchAbandoned(StoreConflict):
+    """The match was abandoned (in another window, perhaps): nothing more is saved to it,
+    and nothing taken back, so the loss it counts for stands."""
+
+
+def abandoned(match_id: str) -> MatchAbandoned:
+    return MatchAbandoned(f"match {match_id} was abandoned: nothing more can be saved to "
+                          f"it or taken back from it")
+
+
 def default_url() -> str:
     """``HOLLYWOOD_GIN_DB`` if set, else a SQLite file in the user's data directory."""
     env = os.environ.get(DB_ENV)

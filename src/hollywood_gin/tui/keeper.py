@@ -508,10 +508,14 @@ class KeeperApp(App[None]):
 
     def _changed_elsewhere(self, sheet_id: str) -> None:
         """Another window wrote first: show the sheet as saved, and forget what ctrl+y would
-        put back (it was taken back from the sheet as it was)."""
-        self.open_sheet(sheet_id)
+        put back (it was taken back from the sheet as it was).  A sheet abandoned there
+        cannot be opened again: a new one is offered."""
+        self.kept = None
         self.undone = []
-        self.refuse(_("This sheet was changed in another window: it is shown as saved now."))
+        self.open_sheet(sheet_id)
+        if self.kept is not None:
+            self.refuse(_("This sheet was changed in another window: it is shown as saved "
+                          "now."))
 
     def on_sheet(self) -> bool:
         """The sheet's screen is in front (no dialog over it): its keys may act."""

@@ -21,7 +21,7 @@ from ..errors import HollywoodGinError, shortened
 from ..i18n import N_, _
 from ..rules import WHOLE_NUMBER, Rules
 from ..sheet import ScoreSheet, SheetEntry, SheetError
-from ..store import Store, StoredMatch
+from ..store import Store, StoredMatch, StoreError
 
 __all__ = [
     "KINDS",
@@ -560,7 +560,10 @@ class KeptSheet:
 
     @classmethod
     def open(cls, store: Store, match_id: str) -> KeptSheet:
-        return cls(store, store.load(match_id))
+        stored = store.load(match_id)
+        if stored.status == "abandoned":  # nothing more is saved to it (the store says so)
+            raise StoreError(_("it was abandoned (perhaps in another window)"))
+        return cls(store, stored)
 
     @staticmethod
     def unfinished(store: Store) -> list[StoredMatch]:

@@ -23,7 +23,7 @@ from ..i18n import _
 from ..match import Match
 from ..rules import Rules
 from ..sheet import ScoreSheet
-from ..store import PersistentMatch, Store, StoredMatch
+from ..store import PersistentMatch, Store, StoredMatch, StoreError
 
 if TYPE_CHECKING:
     from ..bots import Reason
@@ -144,8 +144,12 @@ class GameSession:
         bot_factory: BotFactory = default_bot,
         hinter: Hinter = default_hint,
     ) -> GameSession:
-        """Replay a stored match to the action where it stopped."""
-        return cls(store, store.open_match(match_id), bot_factory=bot_factory, hinter=hinter)
+        """Replay a stored match to the action where it stopped; an abandoned one is refused
+        (its loss stands: playing on would turn it back into a match in play)."""
+        pm = store.open_match(match_id)
+        if pm.opened_status == "abandoned":
+            raise StoreError(_("it was abandoned (perhaps in another window)"))
+        return cls(store, pm, bot_factory=bot_factory, hinter=hinter)
 
     # -- reading -----------------------------------------------------------------------
 
