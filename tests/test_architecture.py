@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hollywood_gin"
-CORE = ["_speedups", "actions", "arrange", "cards", "errors", "frozen", "hand", "i18n", "match",
-        "melds", "po", "record", "refusals", "replay", "rulebook", "rules", "scoring", "sheet",
-        "shuffle", "solve", "view"]
+CORE = ["_speedups", "actions", "arrange", "atomic", "cards", "errors", "frozen", "hand", "i18n",
+        "match", "melds", "po", "record", "refusals", "replay", "rulebook", "rules", "scoring",
+        "sheet", "shuffle", "solve", "view"]
 
 
 def sources_of(module: str) -> list[Path]:

@@ -66,6 +66,50 @@ def test_round_trip_replays_to_the_same_match(tmp_path: Path) -> None:
     assert data["players"] == ["Ann", "Bo"]
 
 
+def test_a_failed_write_leaves_the_old_record_whole_and_names_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk cut the record being overwritten to what fit, and the error ("[Errno 28]
+    No space left on device") named no file: now the old record stays whole."""
+    import errno
+    import os
+
+    path = tmp_path / "m.json"
+    save_record(played(7), path, players=("Ann", "Bo"))
+    path.chmod(0o640)
+    before = path.read_bytes()
+
+    def full(fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(OSError, match="No space left on device") as caught:
+        save_record(played(3), path, players=("Cy", "Di"))
+    assert caught.value.filename == str(path)
+    assert path.read_bytes() == before and load_record(path).seed == played(7).seed
+    assert [p.name for p in tmp_path.iterdir()] == ["m.json"]  # no temporary file left
+    monkeypatch.undo()
+    save_record(played(3), path, players=("Cy", "Di"))
+    assert load_record(path).seed == played(3).seed
+    assert path.stat().st_mode & 0o777 == 0o640  # replaced, with the file's permissions
+
+
+def test_a_record_written_to_a_pipe_is_written_in_place(tmp_path: Path) -> None:
+    """A pipe (or /dev/stdout) cannot be replaced by a file: it is written to."""
+    import os
+    import stat
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    save_record(played(7), fifo, players=("Ann", "Bo"))
+    reader.join(10)
+    assert json.loads(got[0])["players"] == ["Ann", "Bo"]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
 def test_unfinished_match_resumes_where_it_stopped() -> None:
     match = played(3, finish=False, hands=2)
     again = loads_record(dumps_record(match))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .actions import parse_action
+from .atomic import replace_file
 from .cards import Card, parse_cards
 from .errors import HollywoodGinError, RecordError
 from .hand import HandResult
@@ -87,7 +88,8 @@ def dumps_record(match: Match, *, players: Sequence[str] | None = None) -> str:
 
 
 def save_record(match: Match, path: str | Path, *, players: Sequence[str] | None = None) -> None:
-    Path(path).write_text(dumps_record(match, players=players) + "\n", encoding="utf-8")
+    """Write the record to ``path`` whole: a failed write leaves the file there as it was."""
+    replace_file(path, dumps_record(match, players=players) + "\n", prefix=".record-")
 
 
 def _same(stated: object, actual: object) -> bool:

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from . import i18n
+from .atomic import replace_file
 from .i18n import _
 
 __all__ = ["ENV", "config_dir", "load", "problem", "save_language", "saved_language",
@@ -110,12 +110,4 @@ def save_language(lang: str | None) -> None:
     else:
         data["language"] = i18n.validate_language(lang)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fp:
-            json.dump(data, fp, indent=1, sort_keys=True)
-            fp.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(path, json.dumps(data, indent=1, sort_keys=True) + "\n", prefix=".settings-")
