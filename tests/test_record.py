@@ -110,6 +110,38 @@ def test_a_record_written_to_a_pipe_is_written_in_place(tmp_path: Path) -> None:
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
+def _looping(actions: int) -> Match:
+    """A legal hand that never ends: both players take each other's discards."""
+    from hollywood_gin.actions import Discard, TakeDiscard, TakeUpcard
+
+    match = Match(rules=Rules(), seed=3)
+    for _ in range(actions):
+        legal = match.hand.legal_actions()
+        taken = [a for a in legal if isinstance(a, TakeDiscard | TakeUpcard)]
+        thrown = [a for a in legal if isinstance(a, Discard)]
+        match.apply((taken or thrown or list(legal))[0], match.hand.to_act)
+    assert not match.hand.is_over
+    return match
+
+
+def test_every_record_written_is_one_a_reader_takes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A legal hand of 450 actions was written, then refused on reading ("at most 400"):
+    a reader now takes 20,000 a hand, and the writer refuses, writing nothing, a match
+    past what a reader takes."""
+    import hollywood_gin.record as record
+
+    path = tmp_path / "long.json"
+    long_hand = _looping(450)
+    save_record(long_hand, path)
+    assert load_record(path).hand == long_hand.hand
+    monkeypatch.setattr(record, "MAX_ACTIONS", 449)
+    with pytest.raises(RecordError, match="hand 1 has 450 actions: a record holds at most "
+                                          "449 a hand"):
+        save_record(long_hand, tmp_path / "past.json")
+    assert not (tmp_path / "past.json").exists()
+
+
 def test_unfinished_match_resumes_where_it_stopped() -> None:
     match = played(3, finish=False, hands=2)
     again = loads_record(dumps_record(match))

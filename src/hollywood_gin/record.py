@@ -35,8 +35,12 @@ __all__ = [
 
 RECORD_FORMAT = "hollywood-gin-record"
 RECORD_VERSION = 1
+# What a reader takes at most (a file from anywhere must not take the reader's memory or
+# hours): the rules set no limit on a hand's turns (two players may take each other's
+# discards for ever) nor on a match's hands, so a writer refuses a match past these limits
+# rather than write a record no reader takes (docs/record-format.md, "Limits").
 MAX_HANDS = 2000
-MAX_ACTIONS = 400
+MAX_ACTIONS = 20_000
 MAX_BYTES = 16 * 1024 * 1024
 
 
@@ -84,7 +88,15 @@ def record_of_match(match: Match, *, players: Sequence[str] | None = None) -> di
 
 
 def dumps_record(match: Match, *, players: Sequence[str] | None = None) -> str:
-    return json.dumps(record_of_match(match, players=players), indent=1)
+    """The record as JSON text; RecordError if it is past what a reader takes."""
+    _need(len(match.hands) <= MAX_HANDS, f"the match has {len(match.hands)} hands: a record "
+          f"holds at most {MAX_HANDS}")
+    for n, hand in enumerate(match.hands, 1):
+        _need(len(hand.history) <= MAX_ACTIONS, f"hand {n} has {len(hand.history)} actions: "
+              f"a record holds at most {MAX_ACTIONS} a hand")
+    text = json.dumps(record_of_match(match, players=players), indent=1)
+    _need(len(text) < MAX_BYTES, f"the record would be larger than {MAX_BYTES} bytes")
+    return text
 
 
 def save_record(match: Match, path: str | Path, *, players: Sequence[str] | None = None) -> None:
