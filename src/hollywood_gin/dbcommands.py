@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING, Any
 
 from .cli import database_url
 from .i18n import _
 
-__all__ = ["register"]
+if TYPE_CHECKING:
+    from .match import Match
+    from .store import StoredMatch
+
+__all__ = ["register", "summary_differences"]
 
 DB_ENV = "HOLLYWOOD_GIN_DB"
 
@@ -78,6 +83,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     try:
         broken: list[str] = []
         matches = store.matches(damaged=broken)  # a damaged row is reported, not fatal
+        total = len(matches) + len(broken)
         actions = 0
         for stored in matches:
             try:
@@ -86,17 +92,49 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
                     actions += len(KeptSheet(store, store.load(stored.id)).hands)
                 else:
-                    actions += store.open_match(stored.id).action_count
+                    pm = store.open_match(stored.id)
+                    actions += pm.action_count
+                    differ = summary_differences(stored, pm.match, store.hands(stored.id))
+                    if differ:
+                        broken.append(f"{stored.id}: its saved summary differs from its "
+                                      f"replay: {'; '.join(differ)}")
             except HollywoodGinError as exc:
                 broken.append(f"{stored.id}: {exc}")
     finally:
         store.close()
     for line in broken:
         print(f"hollywood-gin: does not replay: {line}")
-    total = len(matches) + sum(1 for line in broken if " is damaged: " in line)
     print(f"hollywood-gin: database {_safe_url(url)}: {total - len(broken)} of "
           f"{total} saved matches replay ({actions} actions)")
     return 1 if broken else 0
+
+
+def summary_differences(stored: StoredMatch, match: Match, hands: list[dict[str, Any]]
+                        ) -> list[str]:
+    """Where a match's saved summary (what the statistics read: its status, winner and
+    totals, and each hand's result) differs from the replay of its log, which is the
+    truth; empty if nowhere."""
+    out: list[str] = []
+    if match.finished:
+        expected: tuple[object, ...] = ("finished", match.sheet.winner, match.sheet.totals)
+    else:
+        expected = (stored.status if stored.status != "finished" else "playing", None, None)
+    for name, saved, true in zip(("status", "winner", "totals"),
+                                 (stored.status, stored.winner, stored.totals), expected,
+                                 strict=True):
+        if saved != true:
+            out.append(f"{name} {saved!r}, replayed {true!r}")
+    results = {n: h.result for n, h in enumerate(match.hands, 1) if h.result is not None}
+    rows = {row["hand_number"]: row for row in hands}
+    for n in sorted(results.keys() | rows.keys()):
+        result, row = results.get(n), rows.get(n)
+        saved_result = None if row is None else (row["kind"], row["winner"], row["knocker"],
+                                                 row["points"])
+        true_result = None if result is None else (result.kind, result.winner,
+                                                   result.knocker, result.points)
+        if saved_result != true_result:
+            out.append(f"hand {n} {saved_result!r}, replayed {true_result!r}")
+    return out
 
 
 def _cmd_revision(args: argparse.Namespace) -> int:

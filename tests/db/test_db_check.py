@@ -57,3 +57,74 @@ def test_db_check_reads_a_keeper_sheet_and_reports_a_damaged_row(
     out = _damage_and_check(store, url, "UPDATE hg_matches SET rules = '{' WHERE id = :id",
                             damaged.id, capsys)
     assert f"saved match {damaged.id} is damaged" in out and "1 of 2 saved matches" in out
+
+
+def _finished(store: Store, seed: int) -> str:
+    """A short match (one game to 1 point) played to its end by two basic bots."""
+    from hollywood_gin.bots import make_bot
+
+    pm = store.new_match(rules=Rules().replace(columns=1, game_target=1), seed=seed,
+                         players=("a", "b"))
+    bots = [make_bot("basic", seed=seed), make_bot("basic", seed=seed + 1)]
+    while not pm.match.finished:
+        if pm.match.hand.is_over:
+            pm.match.next_hand()
+        hand = pm.match.hand
+        pm.act(bots[hand.to_act].choose(hand.view(hand.to_act)))
+    return pm.id
+
+
+@pytest.mark.parametrize(("sql", "said"), [
+    ("UPDATE hg_matches SET winner = 1 - winner WHERE id = :id", "winner"),
+    ("UPDATE hg_matches SET status = 'abandoned' WHERE id = :id", "status 'abandoned'"),
+    ("UPDATE hg_matches SET totals = '[1, 2]' WHERE id = :id", "totals (1, 2)"),
+    ("UPDATE hg_hands SET points = points + 1 WHERE match_id = :id", "hand 1"),
+    ("DELETE FROM hg_hands WHERE match_id = :id", "hand 1 None"),
+])
+def test_db_check_compares_the_saved_results_with_the_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sql: str, said: str
+) -> None:
+    """The statistics read a match's saved winner, totals and hand results, not its log:
+    a changed winner turned a won match into a lost one, and db check said it replayed."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    won, other = _finished(store, 5), _finished(store, 6)
+    assert main(["db", "check", "--db", url]) == 0
+    assert "2 of 2 saved matches replay" in capsys.readouterr().out
+    out = _damage_and_check(store, url, sql, won, capsys)
+    assert f"does not replay: {won}: its saved summary differs from its replay" in out, out
+    assert said in out and other not in out and "1 of 2 saved matches replay" in out
+
+
+@pytest.mark.parametrize("totals", ["'[1]'", "'\"ab\"'", "'[1e400, 3]'", "'[true, 3]'"])
+def test_damaged_totals_are_a_damaged_match_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], totals: str
+) -> None:
+    """Totals of one number, a text or an infinity crashed `stats` with a traceback."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    won = _finished(store, 5)
+    out = _damage_and_check(store, url, f"UPDATE hg_matches SET totals = {totals} "
+                            "WHERE id = :id", won, capsys)
+    assert f"saved match {won} is damaged: its totals are not two whole numbers" in out
+    assert "0 of 1 saved matches replay" in out
+    assert main(["stats", "--db", url]) == 0  # the others are counted, this one named
+    assert f"A saved match is damaged and left out: saved match {won} is damaged" in (
+        capsys.readouterr().out)
+
+
+def test_db_check_counts_a_match_with_a_lost_action_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """"4 of 5 saved matches replay" for four matches, one of them short of an action."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    ids = []
+    for seed in range(4):
+        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
+        for _ in range(3):
+            pm.act(pm.match.hand.legal_actions()[0])
+        ids.append(pm.id)
+    out = _damage_and_check(store, url, "DELETE FROM hg_actions WHERE match_id = :id AND "
+                            "seq = 2", ids[0], capsys)
+    assert "3 of 4 saved matches replay" in out, out

@@ -124,22 +124,41 @@ def _checked_meta(text: str) -> dict[str, Any]:
     return meta
 
 
+STATUSES = ("playing", "finished", "abandoned")
+
+
+def _checked_summary(row: Any) -> tuple[int | None, tuple[int, int] | None]:
+    """The stored winner and totals, the statistics' reading of a match: damage to them
+    (edited by hand, a half-restored backup) raises ValueError naming it."""
+    if row.status not in STATUSES:
+        raise ValueError(f"its status is {str(row.status)[:20]!r}, not one of "
+                         f"{', '.join(STATUSES)}")
+    if row.winner not in (None, 0, 1) or isinstance(row.winner, bool):
+        raise ValueError(f"its winner is {row.winner!r}, not 0, 1 or none")
+    if row.totals is None:
+        return row.winner, None
+    totals = json.loads(row.totals)
+    if not (isinstance(totals, list) and len(totals) == 2
+            and all(type(t) is int for t in totals)):
+        raise ValueError(f"its totals are not two whole numbers: {str(row.totals)[:40]!r}")
+    return row.winner, (totals[0], totals[1])
+
+
 def _stored(row: Any, actions: tuple[StoredAction, ...]) -> StoredMatch:
     try:
         players = json.loads(row.players)
         if not isinstance(players, list) or len(players) != 2:
             raise ValueError(f"its players are not a pair: {row.players[:40]!r}")
+        winner, totals = _checked_summary(row)
         return StoredMatch(
             id=row.id, kind=row.kind, status=row.status, created_at=row.created_at,
             updated_at=row.updated_at, rules=Rules.from_dict(json.loads(row.rules)),
             seed=int(row.seed), first_dealer=int(row.first_dealer),
             players=(str(players[0]), str(players[1])), meta=_checked_meta(row.meta),
-            actions=actions, winner=row.winner,
-            totals=None if row.totals is None else tuple(json.loads(row.totals)),
+            actions=actions, winner=winner, totals=totals,
         )
     except (ValueError, TypeError, IndexError, HollywoodGinError) as exc:
         raise StoreError(f"saved match {row.id} is damaged: {exc}") from None
-
 
 
 def _safe_url(url: str) -> str:

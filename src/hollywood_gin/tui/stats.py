@@ -79,6 +79,8 @@ class Stats:
     accuracy: dict[int, list[AccuracyPoint]] = field(default_factory=dict)
     #: Finished matches not reviewed yet (no accuracy for them).
     unreviewed: int = 0
+    #: Why each saved match that cannot be read is left out (one must not hide the rest).
+    damaged: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -97,7 +99,7 @@ def _level(row: StoredMatch) -> int:
 def gather(store: Store, *, recent: int = 10) -> Stats:
     """Count everything over the stored matches against the computer."""
     stats = Stats()
-    rows = store.matches(kind="computer")
+    rows = store.matches(kind="computer", damaged=stats.damaged)
     hands_by_match: dict[str, list[dict[str, Any]]] = {}
     for hand in store.all_hands():
         hands_by_match.setdefault(str(hand["match_id"]), []).append(hand)
@@ -254,10 +256,12 @@ def _pct(part: int, whole: int) -> str:
 
 def render(stats: Stats) -> str:
     """Plain text for the terminal (a match given up counts as lost)."""
+    left_out = [_("A saved match is damaged and left out: {error}").format(error=error)
+                for error in stats.damaged]
     if not stats.levels:
-        return _("No matches played yet. Start one with: {command}").format(
-            command="hollywood-gin play")
-    lines = [_("Matches against the computer"), ""]
+        return "\n".join([*left_out, _("No matches played yet. Start one with: {command}")
+                          .format(command="hollywood-gin play")])
+    lines = [*left_out, _("Matches against the computer"), ""]
     head = (_("level"), _("matches"), _("finished"), _("given up"), _("won"), _("win%"),
             _("hands"), _("won"), _("win%"), _("assisted"))
     # A column is as wide as its heading in the player's language, one space before it.
