@@ -74,6 +74,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
     from .errors import HollywoodGinError
     from .store import Store
     from .store.records import _safe_url
@@ -93,13 +95,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
                     actions += len(KeptSheet(store, store.load(stored.id)).hands)
                 else:
                     pm = store.open_match(stored.id)
-                    actions += pm.action_count
                     differ = summary_differences(stored, pm.match, store.hands(stored.id))
                     if differ:
                         broken.append(f"{stored.id}: its saved summary differs from its "
                                       f"replay: {'; '.join(differ)}")
+                    else:
+                        actions += pm.action_count
             except HollywoodGinError as exc:
                 broken.append(f"{stored.id}: {exc}")
+            except SQLAlchemyError as exc:  # its rows damaged under the store
+                broken.append(f"{stored.id}: cannot be read: {getattr(exc, 'orig', None) or exc}")
     finally:
         store.close()
     for line in broken:

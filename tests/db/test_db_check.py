@@ -128,3 +128,39 @@ def test_db_check_counts_a_match_with_a_lost_action_once(
     out = _damage_and_check(store, url, "DELETE FROM hg_actions WHERE match_id = :id AND "
                             "seq = 2", ids[0], capsys)
     assert "3 of 4 saved matches replay" in out, out
+
+
+def test_a_malformed_database_file_is_one_line_of_error_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Bytes damaged in the file ("database disk image is malformed"): db check and stats
+    --export printed SQLAlchemy's traceback.  Damaged at each tenth of the file in turn."""
+    path = tmp_path / "games.db"
+    url = f"sqlite:///{path}"
+    store = Store(url)
+    ids = []
+    for seed in range(12):
+        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
+        for _ in range(60):
+            if pm.match.hand.is_over:
+                break
+            pm.act(pm.match.hand.legal_actions()[-1])
+        ids.append(pm.id)
+    store.close()
+    whole = path.read_bytes()
+    malformed = 0
+    for tenth in range(1, 10):
+        data = bytearray(whole)
+        start = len(data) * tenth // 10
+        data[start:start + 2000] = bytes(b ^ 0x5A for b in data[start:start + 2000])
+        path.write_bytes(bytes(data))
+        for argv in (["db", "check", "--db", url],
+                     ["stats", "--db", url, "--export", ids[5], str(tmp_path / "out.json")]):
+            code = main(argv)
+            said = capsys.readouterr()
+            assert code in (0, 1, 2), (argv, said)
+            assert "Traceback" not in said.err and "sqlalchemy" not in said.err + said.out
+            if code == 2:
+                assert said.err.count("\n") == 1, said.err  # one line
+            malformed += "database disk image is malformed" in said.err + said.out
+    assert malformed  # some tenth hit the matches' pages
