@@ -309,6 +309,19 @@ def test_a_missing_layer_names_the_extra_to_install(tmp_path: Path, missing: str
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_database_driver_that_is_none_of_ours_is_not_sent_to_an_extra(tmp_path: Path) -> None:
+    """`--db mysql://` said "this needs the 'play' extra (MySQLdb is not installed)", which
+    would not have helped."""
+    code = ("import sys; sys.modules['MySQLdb'] = None\n"
+            "from hollywood_gin.cli import main\n"
+            "sys.exit(main(['stats', '--db', 'mysql://u:secret@127.0.0.1:9/x']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, cwd=tmp_path, timeout=120)
+    line = one_error_line(done.stderr)
+    assert done.returncode == 2 and "pip install" not in line and "secret" not in line
+    assert "its driver MySQLdb is not installed" in line and "SQLite and PostgreSQL" in line
+
+
 def test_the_extras_table_matches_pyproject() -> None:
     """EXTRA_MODULES names the modules of every extra of pyproject.toml that the command
     line can need (dev is the test tools, rl a library for research code)."""

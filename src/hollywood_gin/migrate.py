@@ -100,7 +100,8 @@ class UpgradeResult:
 
     def describe(self) -> str:
         if self.before.revision == self.after:
-            return f"already at {self.after} (head)"
+            head = " (head)" if self.after == SCHEMA_REVISION else ""
+            return f"already at {self.after}{head}: nothing to do"
         if self.before.empty:
             return f"created the tables at {self.after}"
         start = (f"the previous release's schema (stamped {BASELINE})"
@@ -249,8 +250,12 @@ def _check_upgradable(state: SchemaState, url: str) -> None:
                          "a newer hollywood-gin; upgrade hollywood-gin instead")
     if state.previous_release and state.tables != BASELINE_TABLES:
         missing = ", ".join(sorted(BASELINE_TABLES - state.tables))
-        raise StoreError(f"the database {_safe_url(url)} has some hollywood-gin tables but not "
-                         f"{missing}: it is not a database this program made")
+        if missing:
+            raise StoreError(f"the database {_safe_url(url)} has some hollywood-gin tables but "
+                             f"not {missing}: it is not a database this program made")
+        raise StoreError(f"the database {_safe_url(url)} has tables of a later schema but no "
+                         "schema revision (its version table is empty): it was damaged or "
+                         "edited; restore it from a backup")
 
 
 def ensure_schema(engine: Engine, url: str) -> None:

@@ -274,6 +274,31 @@ def test_some_of_our_tables_without_the_rest_are_refused(tmp_path: Path) -> None
         Store(url)
 
 
+def test_an_emptied_version_table_is_named_as_the_damage(tmp_path: Path) -> None:
+    """It said "has some hollywood-gin tables but not : " (nothing was missing)."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    Store(url).close()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(f"DELETE FROM {VERSION_TABLE}"))
+    engine.dispose()
+    with pytest.raises(StoreError, match=r"no schema revision \(its version table is empty\)"
+                                         r": it was damaged or edited"):
+        Store(url)
+
+
+def test_upgrading_to_where_it_is_says_nothing_was_done(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """At 0002, "db upgrade --revision 0002" said "already at 0002 (head)"; head is later."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    assert main(["db", "upgrade", "--db", url, "--revision", "0002"]) == 0
+    capsys.readouterr()
+    assert main(["db", "upgrade", "--db", url, "--revision", "0002"]) == 0
+    out = capsys.readouterr().out
+    assert "already at 0002: nothing to do" in out and "(head)" not in out
+    assert SCHEMA_REVISION != "0002"
+
+
 def test_servers_starting_together_create_a_database_once(empty_db: str) -> None:
     """Four stores opening one empty database at once: the lock lets one create it."""
     errors: list[BaseException] = []

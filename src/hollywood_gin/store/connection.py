@@ -74,8 +74,12 @@ class StoreBase:
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             with self.engine.connect() as conn:
                 current = schema_revision(conn) == SCHEMA_REVISION
-        except ModuleNotFoundError:
-            raise  # a driver's extra is missing (postgres): the CLI names it
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").split(".")[0] in ("psycopg", "sqlalchemy"):
+                raise  # an extra of ours is missing (postgres): the CLI names it
+            raise StoreError(f"cannot open the database {_safe_url(self.url)}: its driver "
+                             f"{exc.name} is not installed, and hollywood-gin is made for "
+                             "SQLite and PostgreSQL") from None
         except Exception as exc:  # the driver's own errors vary; name the URL
             raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
         if not current:  # Alembic is loaded only when there is something to do
