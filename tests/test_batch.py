@@ -79,3 +79,25 @@ def test_best_discard_of_eleven_cards() -> None:
 
 def test_masks_from_indices() -> None:
     assert masks_from_indices([[0, 1, 51]])[0] == (1 | 2 | 1 << 51)
+
+
+@pytest.mark.parametrize(("masks", "said"), [
+    ([1 << 60], "has bits past the 52 cards"),
+    ([1.5], "must be integers, not float64"),
+    ([True], "must be integers, not bool"),
+    ([-1], "are 0 or more, not -1"),
+    (["7"], "must be integers"),
+])
+def test_a_mask_of_another_encoding_is_refused_not_read_wrong(masks: list[object],
+                                                              said: str) -> None:
+    """[1 << 60] gave 0 (the bits past 52 dropped) and [1.5] was read as 1."""
+    with pytest.raises(ValueError, match=said):
+        deadwood_batch(masks)
+    with pytest.raises(ValueError, match=said):
+        discard_deadwood_batch(masks)
+
+
+def test_an_empty_hand_has_no_discard() -> None:
+    """It answered (32767, -1), a sentinel documented nowhere."""
+    with pytest.raises(ValueError, match="hand 1 holds no card to discard"):
+        discard_deadwood_batch(np.array([7, 0], dtype=np.uint64))

@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from .melds import deadwood_of_mask
 
-__all__ = ["deadwood_batch", "discard_deadwood_batch", "masks_from_indices", "random_masks"]
+__all__ = ["checked_masks", "deadwood_batch", "discard_deadwood_batch", "masks_from_indices",
+           "random_masks"]
 
 MaskArray = npt.NDArray[np.uint64]
 IntArray = npt.NDArray[np.int16]
@@ -42,10 +43,30 @@ def _lowest_bits(x: npt.NDArray[np.int64], count: int) -> list[npt.NDArray[np.in
     return out
 
 
+_ALL_CARDS = np.uint64((1 << 52) - 1)
+
+
+def checked_masks(masks: npt.ArrayLike) -> MaskArray:
+    """``masks`` as uint64 hand masks, or ValueError: a float, a negative number or a bit
+    past the 52 cards is another encoding's mask, which would give wrong answers quietly
+    (a 64-bit mask lost its high bits, 1.5 was read as 1)."""
+    arr = np.asarray(masks)
+    if arr.dtype.kind not in "iu":  # not bool, float, object or text
+        raise ValueError(f"hand masks must be integers, not {arr.dtype} values")
+    if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
+        raise ValueError(f"hand masks are 0 or more, not {int(arr.min())}")
+    out = arr.astype(np.uint64)
+    past = np.flatnonzero(out.reshape(-1) & ~_ALL_CARDS)
+    if past.size:
+        raise ValueError(f"hand mask {int(out.reshape(-1)[past[0]]):#x} (at {int(past[0])}) "
+                         "has bits past the 52 cards (card index suit * 13 + rank - 1)")
+    return out
+
+
 def deadwood_batch(masks: npt.ArrayLike) -> IntArray:
     """The least deadwood of every hand mask (uint64, card index ``suit * 13 + rank - 1``);
     exact, for hands of any size.  Returns int16 of the same shape."""
-    arr = np.asarray(masks, dtype=np.uint64)
+    arr = checked_masks(masks)
     flat = arr.reshape(-1)
     blocks = [((flat >> np.uint64(13 * s)) & _BLOCK).astype(np.int64) for s in range(4)]
     s0, s1, s2, s3 = blocks
@@ -99,8 +120,11 @@ def _with_sets(
 
 def discard_deadwood_batch(masks: npt.ArrayLike) -> tuple[IntArray, npt.NDArray[np.int8]]:
     """For hands holding a card to discard (11 cards after a draw): the least deadwood after
-    the best discard, and that card's index (the lowest index among equals)."""
-    arr = np.asarray(masks, dtype=np.uint64).reshape(-1)
+    the best discard, and that card's index (the lowest index among equals).  An empty
+    hand has nothing to discard: ValueError."""
+    arr = checked_masks(masks).reshape(-1)
+    if arr.size and not arr.all():
+        raise ValueError(f"hand {int(np.flatnonzero(arr == 0)[0])} holds no card to discard")
     best = np.full(arr.shape, 32767, dtype=np.int16)
     card = np.full(arr.shape, -1, dtype=np.int8)
     for i in range(52):

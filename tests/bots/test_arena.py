@@ -86,6 +86,24 @@ def test_counts_round_up_to_whole_pairs_and_bad_input_is_refused() -> None:
         run_arena("basic", "nobody", hands=2)
     with pytest.raises(ArenaError, match="--engine openspiel"):
         run_arena("basic", "openspiel-simple", hands=2)
+    # the Python call checks as the command line does (5 failed deep in the game loop,
+    # seed True was reported as "seed True", and -1 dealt as 1)
+    for bot in (5, None, object()):
+        with pytest.raises(ArenaError, match="a bot is a bot name or an object with choose"):
+            run_arena(bot, "basic", hands=2)
+    for seed in (True, -1, 1.5, 2**63):
+        with pytest.raises(ArenaError, match="--seed must be a whole number from 0"):
+            run_arena("basic", "basic", hands=2, seed=seed)  # type: ignore[arg-type]
+
+
+def test_python_m_arena_is_the_arena_command(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m hollywood_gin.arena basic greedy` said "invalid choice: 'basic'"."""
+    from hollywood_gin.arena.command import main
+
+    assert main(["basic", "basic", "--hands", "3", "--quiet", "--rules", "eaai"]) == 0
+    assert "4 hands (2 mirrored pairs)" in capsys.readouterr().out
+    assert main(["basic", "nobody", "--hands", "2"]) == 2
+    assert "hollywood-gin arena: error: no bot named 'nobody'" in capsys.readouterr().err
 
 
 def test_report_statistics_add_up() -> None:

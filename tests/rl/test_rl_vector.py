@@ -107,3 +107,28 @@ def test_every_environment_refuses_a_negative_seed(reset: Any) -> None:
     """random.Random would seed -1 as 1: two runs with different seeds would deal alike."""
     with pytest.raises(ValueError, match=r"seed must be 0 or more, not -\d"):
         reset()
+
+
+@pytest.mark.parametrize("seat", [True, 2, "0", 1.0])
+def test_the_gym_seat_is_0_1_or_random_and_never_a_bool(seat: object) -> None:
+    with pytest.raises(ValueError, match="seat must be 0, 1 or 'random'"):
+        GinEnv("random", seat=seat)  # type: ignore[arg-type]
+
+
+def test_numpy_whole_numbers_seed_every_environment_as_python_ints_do() -> None:
+    """np.int64(3) was refused by the core ("must be a whole number") and by PettingZoo's
+    reset with a bare TypeError."""
+    import numpy as np
+
+    from hollywood_gin.hand import Hand
+    from hollywood_gin.match import Match
+
+    assert Hand.deal(seed=np.int64(3)) == Hand.deal(seed=3)
+    assert Match(seed=np.int64(3)).hand == Match(seed=3).hand
+    one, two = hand_env(), hand_env()
+    one.reset(seed=np.int64(3))
+    two.reset(seed=3)
+    assert one.episode.hand == two.episode.hand
+    for bad in (1.0, 1.5, True):
+        with pytest.raises(ValueError, match="seed must be a whole number"):
+            hand_env().reset(seed=bad)  # type: ignore[arg-type]

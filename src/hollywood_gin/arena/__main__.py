@@ -1,4 +1,4 @@
-"""``python -m hollywood_gin.arena`` without the main command."""
+"""``python -m hollywood_gin.arena BOT BOT ...``: the arena without the main command."""
 
 import sys
 

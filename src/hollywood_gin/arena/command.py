@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Iterable
 
-from ..errors import HollywoodGinError, RulesError
+from ..errors import RulesError
 from ..i18n import _
 from .games import ENGINES, OPENSPIEL_SIMPLE
 from .report import plot_report
@@ -41,9 +41,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "gin_rummy defaults)")
     count = parser.add_mutually_exclusive_group()
     count.add_argument("--matches", type=whole(1), metavar="N",
-                       help="matches to play (default 100)")
+                       help="matches to play (default 100), rounded up to an even number: "
+                       "each deal is played twice, seats swapped")
     count.add_argument("--hands", type=whole(1), metavar="N",
-                       help="single hands to play instead of matches")
+                       help="single hands to play instead of matches, rounded up to an "
+                       "even number (mirrored pairs)")
     parser.add_argument("--seed", type=whole(0, 2**63 - 1), default=0, metavar="N",
                         help="seed of every deal (default 0)")
     parser.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
@@ -100,14 +102,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Iterable[str] | None = None) -> int:
-    """``python -m hollywood_gin.arena`` without the main command."""
-    parser = argparse.ArgumentParser(prog="hollywood-gin")
-    sub = parser.add_subparsers(dest="command", required=True)
-    register(sub)
-    args = parser.parse_args(list(argv) if argv is not None else None)
-    try:
-        code: int = args.func(args)
-    except HollywoodGinError as exc:
-        print(f"hollywood-gin: error: {exc}", file=sys.stderr)
-        return 2
-    return code
+    """``python -m hollywood_gin.arena BOT BOT ...``: ``hollywood-gin arena`` by another
+    name (the same options, errors and exit codes)."""
+    from ..cli import main as cli_main
+
+    return cli_main(["arena", *(sys.argv[1:] if argv is None else argv)])

@@ -18,6 +18,10 @@ def _spec_name(spec: BotSpec) -> str:
 
 def _check_spec(spec: BotSpec, engine: str) -> None:
     if not isinstance(spec, str):
+        if not (callable(getattr(spec, "choose", None)) and callable(getattr(spec, "reset",
+                                                                                None))):
+            raise ArenaError(f"a bot is a bot name or an object with choose() and reset(), "
+                             f"not {spec!r}"[:200])
         return
     if spec == OPENSPIEL_SIMPLE:
         if engine != "openspiel":
@@ -74,6 +78,8 @@ def run_arena(
         raise ArenaError(f"the number of {mode} must be a whole number, 1 or more, not {count!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ArenaError(f"--jobs must be a whole number, 1 or more, not {jobs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ArenaError(f"--seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     for spec in (bot_a, bot_b):
         _check_spec(spec, engine)
     pairs = (count + 1) // 2

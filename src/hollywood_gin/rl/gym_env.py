@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..actions import ACTION_COUNT, Action
+from ..cards import as_whole_number
 from ..errors import IllegalActionError
 from ..hand import Hand, HandView
 from ..rules import Rules
@@ -68,7 +69,7 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
             from ..bots import make_bot
 
             opponent = make_bot(opponent)
-        if seat not in (0, 1, "random"):
+        if not (seat == "random" if isinstance(seat, str) else as_whole_number(seat) in (0, 1)):
             raise ValueError(f"seat must be 0, 1 or 'random', not {seat!r}")
         if illegal not in ("lose", "raise"):
             raise ValueError(f"illegal must be 'lose' or 'raise', not {illegal!r}")
