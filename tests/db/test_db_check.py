@@ -113,18 +113,26 @@ def test_damaged_totals_are_a_damaged_match_not_a_crash(
         capsys.readouterr().out)
 
 
+def _matches(store: Store, count: int, actions: int) -> list[str]:
+    """``count`` matches, each ``actions`` actions into its first hand (fewer if it ends)."""
+    ids = []
+    for seed in range(count):
+        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
+        for _ in range(actions):
+            if pm.match.hand.is_over:
+                break
+            pm.act(pm.match.hand.legal_actions()[-1])
+        ids.append(pm.id)
+    return ids
+
+
 def test_db_check_counts_a_match_with_a_lost_action_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """"4 of 5 saved matches replay" for four matches, one of them short of an action."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     store = Store(url)
-    ids = []
-    for seed in range(4):
-        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
-        for _ in range(3):
-            pm.act(pm.match.hand.legal_actions()[0])
-        ids.append(pm.id)
+    ids = _matches(store, 4, 3)
     out = _damage_and_check(store, url, "DELETE FROM hg_actions WHERE match_id = :id AND "
                             "seq = 2", ids[0], capsys)
     assert "3 of 4 saved matches replay" in out, out
@@ -138,14 +146,7 @@ def test_a_malformed_database_file_is_one_line_of_error_not_a_traceback(
     path = tmp_path / "games.db"
     url = f"sqlite:///{path}"
     store = Store(url)
-    ids = []
-    for seed in range(12):
-        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
-        for _ in range(60):
-            if pm.match.hand.is_over:
-                break
-            pm.act(pm.match.hand.legal_actions()[-1])
-        ids.append(pm.id)
+    ids = _matches(store, 12, 60)
     store.close()
     whole = path.read_bytes()
     malformed = 0

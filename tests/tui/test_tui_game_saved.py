@@ -171,6 +171,16 @@ def test_a_wrong_count_of_actions_is_damage_not_another_window(store: Store) -> 
     asyncio.run(run())
 
 
+async def _resume_here(pilot: Any, app: GinApp) -> GameSession:
+    """Resume the one saved match in this window, at the player's turn."""
+    await pilot.pause()
+    await pilot.press("r")
+    await settle(pilot, app)
+    mine = app.session
+    assert mine is not None and mine.human_to_act
+    return mine
+
+
 def test_a_match_played_on_in_another_window_is_reloaded_not_a_crash(store: Store) -> None:
     match_id = _match(store, level=1)
 
@@ -208,11 +218,7 @@ def test_a_match_abandoned_in_another_window_stays_abandoned(store: Store) -> No
     async def run() -> None:
         app = GinApp(store=store, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("r")
-            await settle(pilot, app)
-            mine = app.session
-            assert mine is not None and mine.human_to_act
+            mine = await _resume_here(pilot, app)
             count = mine.pm.action_count
             assert abandon(store, match_id)  # the other window's "Abandon"
             await pilot.press("x" if mine.view().phase.value == "offer" else "s")
@@ -245,11 +251,7 @@ def test_an_undo_in_a_window_behind_the_saved_match_takes_nothing_back(store: St
     async def run() -> None:
         app = GinApp(store=store, delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("r")
-            await settle(pilot, app)
-            mine = app.session
-            assert mine is not None and mine.human_to_act
+            mine = await _resume_here(pilot, app)
             await pilot.press("x" if mine.view().phase.value == "offer" else "s")
             await settle(pilot, app)
             assert mine.can_undo
