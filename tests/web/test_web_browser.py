@@ -129,6 +129,9 @@ def test_two_browsers_play_each_other(browser: Any, web: Server) -> None:
     host.locator("button", has_text="Invite a friend").click()
     link = host.locator("input.invite-link")
     link.wait_for()
+    # the invite panel takes the focus (it was left on the page's body, unannounced)
+    host.wait_for_function("() => document.activeElement?.closest('.panel.invite') "
+                           "&& document.activeElement.classList.contains('primary')")
     _shot(host, "invite-desktop")
     guest.goto(link.input_value())
     guest.fill("input", "Bob")

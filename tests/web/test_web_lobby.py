@@ -104,6 +104,11 @@ def test_the_lobby_lists_unfinished_tables_and_abandons_only_when_told(
     row.wait_for(state="detached")
     assert _status(web, computer["table"], computer["token"]) == "abandoned"
     assert page.locator("li.saved-table").count() == 1
+    # The last one abandoned, the lobby says there is none (the line stayed hidden).
+    page.locator("li.saved-table").get_by_role("button", name=re.compile("Abandon")).click()
+    page.get_by_role("dialog").get_by_role("button", name="Abandon the match").click()
+    page.locator("li.saved-table").wait_for(state="detached")
+    assert page.get_by_text("No unfinished tables in this browser.").is_visible()
     assert not page.errors, page.errors
 
 

@@ -291,7 +291,10 @@ function yourTables() {
       resume.setAttribute("aria-label", t("lobby.resume_label", { name }));
       const abandon = button(t("lobby.abandon"), "", () => confirmAbandon(info, () => {
         li.remove();
-        if (!list.children.length) note.textContent = t("lobby.none");
+        if (!list.children.length) {
+          note.textContent = t("lobby.none");
+          note.classList.remove("hidden");
+        }
       }));
       abandon.setAttribute("aria-label", t("lobby.abandon_label", { name }));
       const actions = el("div", "row-buttons");

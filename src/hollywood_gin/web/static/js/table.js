@@ -639,6 +639,13 @@ export class TableView {
         title.id = title.id || "overlay-title";
         this.overlay.setAttribute("aria-labelledby", title.id);
       }
+      // A new panel takes the focus the parts it covers just lost (a panel that chose its
+      // own control, Next hand, has it already): a screen reader then says it opened, and
+      // the keyboard is at its main control rather than at the top of the page.
+      const control = panel.querySelector(".primary")
+        || panel.querySelector("button:not([disabled]), a[href], input");
+      if (control) this.focusLater(control);
+      else if (title) { title.tabIndex = -1; this.focusLater(title); }
     }
   }
 }
