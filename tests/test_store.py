@@ -177,3 +177,31 @@ def test_an_abandoned_match_takes_no_move_and_no_undo(store: Store) -> None:
     saved = store.load(pm.id)
     assert (saved.status, len(saved.actions), saved.winner) == ("abandoned", 6, None)
     assert len(store.load(other.id).actions) == 1
+
+
+def test_a_damaged_file_is_a_store_error_naming_the_database(tmp_path: Path) -> None:
+    """"database disk image is malformed" came out of the store as SQLAlchemy's own
+    error, which the terminal game does not expect: it crashed with a traceback."""
+    path = tmp_path / "games.db"
+    url = f"sqlite:///{path}"
+    store = Store(url)
+    for seed in range(12):
+        pm = store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
+        play(pm, 60, seed=seed)
+    store.close()
+    whole = path.read_bytes()
+    failed = []
+    for tenth in range(1, 10):
+        data = bytearray(whole)
+        start = len(data) * tenth // 10
+        data[start:start + 2000] = bytes(b ^ 0x5A for b in data[start:start + 2000])
+        path.write_bytes(bytes(data))
+        try:
+            damaged = Store(url)
+            for row in damaged.matches(damaged=[]):
+                damaged.open_match(row.id)
+            damaged.close()
+        except StoreError as exc:  # never SQLAlchemy's error
+            failed.append(str(exc))
+    assert any(f"the database {url} failed: database disk image is malformed" in e
+               for e in failed), failed

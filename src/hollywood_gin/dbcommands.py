@@ -74,8 +74,6 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from sqlalchemy.exc import SQLAlchemyError
-
     from .errors import HollywoodGinError
     from .store import Store
     from .store.records import _safe_url
@@ -103,8 +101,6 @@ def _cmd_check(args: argparse.Namespace) -> int:
                         actions += pm.action_count
             except HollywoodGinError as exc:
                 broken.append(f"{stored.id}: {exc}")
-            except SQLAlchemyError as exc:  # its rows damaged under the store
-                broken.append(f"{stored.id}: cannot be read: {getattr(exc, 'orig', None) or exc}")
     finally:
         store.close()
     for line in broken:

@@ -19,7 +19,8 @@ from sqlalchemy import (
     func,
     literal,
 )
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, ExceptionContext
+from sqlalchemy.exc import DatabaseError, IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..announce import (
@@ -72,6 +73,7 @@ class StoreBase:
             self.engine: Engine = create_engine(self.url, **kwargs)
             if self.url.startswith("sqlite"):
                 event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "handle_error", self._as_store_error)
             with self.engine.connect() as conn:
                 current = schema_revision(conn) == SCHEMA_REVISION
         except ModuleNotFoundError as exc:
@@ -96,6 +98,18 @@ class StoreBase:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def _as_store_error(self, context: ExceptionContext) -> StoreError | None:
+        """A database failing under the store (a file damaged: "database disk image is
+        malformed", a server gone) is a StoreError naming the database, which every layer
+        tells its player in words; a race between two writers stays an IntegrityError,
+        which the store turns into a conflict.  Listeners after this one (the web's
+        metrics) still see the original."""
+        error = context.sqlalchemy_exception
+        if not isinstance(error, DatabaseError) or isinstance(error, IntegrityError):
+            return None
+        reason = " ".join(str(context.original_exception).split())[:300]
+        return StoreError(f"the database {_safe_url(self.url)} failed: {reason}")
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
