@@ -509,3 +509,19 @@ def test_the_lao_web_font_ships_with_its_licence() -> None:
     font = (fonts / "noto-sans-lao-lao-wght-normal.woff2").read_bytes()
     assert font[:4] == b"wOF2" and 10_000 < len(font) < 40_000
     assert "SIL Open Font License, Version 1.1" in (fonts / "OFL.txt").read_text()
+
+
+@pytest.mark.parametrize(("lang", "written"), [
+    ("en", "+9.8 · 9"), ("ha", "+9.8 · 9"), ("lt", "+9,8 · 9"), ("af", "+9,8 · 9"),
+    ("nb", "+9,8 · 9"), ("lo", "+9,8 · 9")])
+def test_a_number_in_a_sentence_has_its_language_decimal_mark(lang: str, written: str) -> None:
+    """"prarasta taškų: 9.8" in Lithuanian: each language writes its own mark (CLDR's),
+    and the web page's Intl does the same."""
+    from hollywood_gin.bots.base import Reason
+    from hollywood_gin.i18n import local_number
+    from hollywood_gin.tui.words import reason_words
+
+    with i18n.using(lang):
+        assert f"{local_number(9.75):+.1f} · {local_number(9):.0f}" == written
+        said = reason_words(Reason.of("worth {gain:+.1f} over a blind draw", gain=9.75))
+        assert written.split(" ")[0] in said

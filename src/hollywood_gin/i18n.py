@@ -36,6 +36,7 @@ from .errors import HollywoodGinError
 from .po import Entry, compile_mo, header, read_po
 
 __all__ = [
+    "DECIMAL_MARKS",
     "DEFAULT_LANGUAGE",
     "DOMAIN",
     "LANGUAGES",
@@ -43,12 +44,14 @@ __all__ = [
     "N_",
     "PSEUDO",
     "LanguageError",
+    "LocalNumber",
     "N_plural",
     "_",
     "best_match",
     "catalogue_json",
     "choose_language",
     "language",
+    "local_number",
     "ngettext",
     "npgettext",
     "pgettext",
@@ -154,6 +157,28 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
 def language() -> str:
     """The code of the language in force here (``en`` for a catalogue set by hand)."""
     return _active().lang
+
+
+#: The decimal mark of each language that does not write a point (CLDR's).
+DECIMAL_MARKS = {"af": ",", "lt": ",", "nb": ",", "lo": ","}
+
+
+class LocalNumber(float):
+    """A number that writes the decimal mark of the language in force when it is formatted
+    ("9,8" in Lithuanian, "9.8" in English): the numbers given to a sentence are wrapped
+    in it, so that a translated "{lost:.1f} points lost" reads as its language writes."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        text = float.__format__(self, spec)
+        mark = DECIMAL_MARKS.get(language())
+        return text.replace(".", mark) if mark else text
+
+
+def local_number(x: float) -> LocalNumber:
+    """``x`` to be formatted with the language's decimal mark (see :class:`LocalNumber`)."""
+    return LocalNumber(x)
 
 
 def set_translations(translations: gettext.NullTranslations) -> None:

@@ -164,3 +164,18 @@ def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
     other.close()
     assert not errors, errors
     context.close()
+
+
+def test_the_review_writes_numbers_with_the_language_decimal_mark(
+        browser: Any, web: Server, finished: dict[str, Any]) -> None:
+    """In Lithuanian the losses read "7,5", as the terminal writes them, not "7.5"."""
+    context, page, errors = _page(browser, web, DESKTOP, finished,
+                                  f"/review/{finished['table']}?lang=lt")
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    texts = page.locator(".panel.review td").all_inner_texts()
+    numbers = [text for text in texts if any(ch.isdigit() for ch in text)]
+    assert numbers and all("," in n and "." not in n for n in numbers
+                           if not n.strip().lstrip("+−-").isdigit()), numbers
+    assert any("," in n for n in numbers), numbers
+    assert not errors, errors
+    context.close()

@@ -10,7 +10,7 @@ from typing import TextIO
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, local_number, ngettext
 from ..melds import deadwood
 from .grades import GROUPS, Grade
 from .model import DecisionReview, HandReview, MatchReview
@@ -60,7 +60,8 @@ _KIND_LABELS = {
 
 def _loss(d: DecisionReview) -> str:
     low, high = d.loss_interval
-    return _("{loss:.1f} points [{low:.1f}, {high:.1f}]").format(loss=d.loss, low=low, high=high)
+    return _("{loss:.1f} points [{low:.1f}, {high:.1f}]").format(
+        loss=local_number(d.loss), low=local_number(low), high=local_number(high))
 
 
 def render_decision(d: DecisionReview, *, number: int, position: bool = True) -> str:
@@ -122,11 +123,12 @@ def _summary(review: HandReview | MatchReview) -> list[str]:
     grades = ", ".join(f"{_(g.label)} {counts[g]}" for g in Grade if counts[g])
     lines = [
         _("Accuracy {accuracy:.0f} of 100, {lost:.1f} expected points lost").format(
-            accuracy=acc, lost=review.points_lost)
+            accuracy=acc, lost=local_number(review.points_lost))
         + " " + ngettext("over {n} decision", "over {n} decisions", n).format(n=n)
         + f" ({grades})",
         _("Points lost by kind: {groups}").format(groups=", ".join(
-            f"{_(label)} {review.losses_by_group[key]:.1f}" for key, label in GROUPS.items())),
+            f"{_(label)} {local_number(review.losses_by_group[key]):.1f}"
+            for key, label in GROUPS.items())),
     ]
     return lines
 
@@ -177,7 +179,8 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None,
             acc = h.accuracy
             lines.append("  " + _hand_title(h, names) + "  " + (
                 _("accuracy {accuracy:.0f}, lost {lost:.1f}").format(
-                    accuracy=acc, lost=h.points_lost) if acc is not None else _("no decision")))
+                    accuracy=acc, lost=local_number(h.points_lost)) if acc is not None
+                else _("no decision")))
     worst = review.worst()
     if worst:
         lines += ["", _("Worst decisions:")]

@@ -35,7 +35,7 @@ from ..actions import Discard, Knock, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..errors import HollywoodGinError
 from ..hand import Phase
-from ..i18n import _, ngettext
+from ..i18n import _, local_number, ngettext
 from ..match import Match
 from ..melds import best_melds
 from ..store import Store
@@ -253,7 +253,7 @@ class ReviewScreen(Screen[None]):
             worst = sum(1 for d in decisions if d.grade.severity >= 3)
             line.append(" · " + _("accuracy {accuracy:.0f} of 100").format(accuracy=acc),
                         style="bold")
-            line.append(" · " + _("{lost:.1f} points lost").format(lost=lost))
+            line.append(" · " + _("{lost:.1f} points lost").format(lost=local_number(lost)))
             line.append(" · " + ngettext("{n} decision", "{n} decisions", len(decisions))
                         .format(n=len(decisions)))
             if worst:
@@ -431,7 +431,9 @@ class ReviewScreen(Screen[None]):
             better.append(describe_action(d.best_action, hand), style="bold #6ee07a")
             parts.append(better)
             parts.append(Text(_("You lost {loss:.1f} expected points (95%: {low:.1f} to "
-                                "{high:.1f}).").format(loss=d.loss, low=low, high=high)))
+                                "{high:.1f}).").format(loss=local_number(d.loss),
+                                                       low=local_number(low),
+                                                       high=local_number(high))))
         else:
             parts.append(Text(_("That was the best choice found."), style="#6ee07a"))
         if d.equity_best is not None and d.equity_best != d.best:
@@ -481,7 +483,8 @@ class ReviewScreen(Screen[None]):
             name = Text("▸ " if i == d.chosen else "  ")
             name.append(describe_action(c.action, d.view.hand),
                         style=_GRADE_STYLE[c.grade.value] if i == d.chosen else "")
-            table.add_row(name, f"{c.points:+.1f}", "–" if c.loss == 0 else f"{c.loss:.1f}")
+            table.add_row(name, f"{local_number(c.points):+.1f}",
+                          "–" if c.loss == 0 else f"{local_number(c.loss):.1f}")
         if len(d.choices) > len(shown):
             more = len(d.choices) - len(shown)
             table.add_row(Text(ngettext("  and {n} more choice", "  and {n} more choices",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..hand import HandView, Phase
-from ..i18n import _, ngettext
+from ..i18n import _, local_number, ngettext
 from ..melds import deadwood, discard_choices
 
 if TYPE_CHECKING:
@@ -208,6 +208,8 @@ def reason_words(reason: Reason) -> str:
             values[name] = value.pretty
         elif isinstance(value, Reason):
             values[name] = reason_words(value)
+        elif isinstance(value, float):
+            values[name] = local_number(value)  # "+2,5" in Lithuanian
         else:
             values[name] = value
     return text.format(**values)

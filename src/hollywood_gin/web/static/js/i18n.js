@@ -450,6 +450,14 @@ export async function useLanguage(lang) {
   return lang;
 }
 
+/** `x` with `digits` decimals, in the language's own decimal mark ("9,8" in Lithuanian, as
+ * the terminal writes it: i18n.DECIMAL_MARKS in Python). */
+export function decimal(x, digits = 1) {
+  return new Intl.NumberFormat(intlLocale(LANG), {
+    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+  }).format(x);
+}
+
 /** Keep `lang` as this browser's choice (every page, every table, next time too). */
 export function saveLanguage(lang) {
   localStorage.setItem(STORE_KEY, lang);

@@ -8,7 +8,7 @@
 
 import { cardElement, pretty, spoken } from "./cards.js";
 import { button, el, post } from "./dom.js";
-import { displayName, list, t } from "./i18n.js";
+import { decimal, displayName, list, t } from "./i18n.js";
 import { moveText } from "./log.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -22,7 +22,7 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
-const fmt = (x, digits = 1) => (x === null || x === undefined ? "–" : Number(x).toFixed(digits));
+const fmt = (x, digits = 1) => (x === null || x === undefined ? "–" : decimal(Number(x), digits));
 
 /** An action of the review in words ("discard 7♥", "knock, laying 3♦ down"). */
 export function actionWords(action, choice) {
