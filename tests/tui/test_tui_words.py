@@ -220,3 +220,20 @@ def test_the_review_shows_a_knocks_discard_the_live_log_keeps_face_down_r5_1() -
     assert action_words("You", knock) == "You knock, discarding face down."
     assert action_words("You", knock, over=True) == "You knock, discarding 4♥."
     assert action_words("Computer", knock, over=True) == "Computer knocks, discarding 4♥."
+
+
+def test_a_finished_sheet_names_the_winner_whole_and_keeps_the_shutout_key_r7_5() -> None:
+    """"Datamaski vinner kampen" (the name cut to 9 letters in a sentence, and in the
+    won-by row), and a finished sheet's "Dat*" left unexplained: the key was dropped."""
+    from hollywood_gin import i18n
+
+    sheet = ScoreSheet(Rules(game_target=20))
+    for points in (20, 22, 30):
+        sheet.record(1, points)
+    assert sheet.finished and sheet.winner == 1 and all(c.shutout for c in sheet.columns)
+    with i18n.using("nb"):
+        console = Console(width=120, file=io.StringIO(), record=True)
+        console.print(sheet_table(sheet, ("Du", "Datamaskinen"), title="Protokoll"))
+        text = " ".join(console.export_text().split())
+        assert "Datamaskinen vinner kampen" in text, text
+        assert "Datamaskinen*" in text and i18n._("* shutout") in text

@@ -242,6 +242,8 @@ class GinApp(App[None]):
                 self.start_match(choice)
             elif self.session is None:
                 self.exit()
+            elif self.session.match.finished:
+                self.game.show_match_end()
 
         self.push_screen(NewMatchScreen(level=self.level, rules=self.rules,
                                         first_dealer=self.first_dealer), chosen)

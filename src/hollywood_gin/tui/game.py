@@ -35,6 +35,8 @@ __all__ = ["GameScreen"]
 class GameScreen(TableScreen):
     """The table: the computer's side, stock and pile, the log, your hand, actions, the sheet."""
 
+    _said_wait = False  # the message line says to wait for the computer
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("t", "take", "take", show=False),
         Binding("x", "pass", "pass", show=False),
@@ -133,6 +135,9 @@ class GameScreen(TableScreen):
             if session is self.session:
                 self.thinking = False
         if session is self.session:
+            if self._said_wait:
+                self._said_wait = False
+                self.say("")
             self.proceed()
 
     def review(self, hands: list[int] | None) -> None:
@@ -156,6 +161,13 @@ class GameScreen(TableScreen):
         else:
             self.app.push_screen(HandEndScreen(session, self.gin_app.four_colour),
                                  self._after_hand_end)
+
+    def show_match_end(self) -> None:
+        """The finished match's end again (the new-match dialog it opened was closed): the
+        finished table has no move to make, so the choices of its end are what is left."""
+        session = self.session
+        assert session is not None and session.match.finished
+        self.app.push_screen(MatchEndScreen(session), self._after_match_end)
 
     def _after_hand_end(self, choice: str | None) -> None:
         session = self.session
@@ -185,6 +197,12 @@ class GameScreen(TableScreen):
         self.say(words, error=True)
         self.app.bell()
 
+    def refuse_while_thinking(self) -> None:
+        """A key during the computer's turn: refused, and the refusal goes once the computer
+        has moved (it stayed, saying to wait, on the player's own turn)."""
+        self.refuse(_("Wait: it is the computer's turn."))
+        self._said_wait = True
+
     def play(self, action: Action) -> HandResult | None:
         """The person's action through the session; an illegal one only shows why, in the
         screen's words (R-cited), and changes nothing."""
@@ -193,7 +211,7 @@ class GameScreen(TableScreen):
             self.refuse(_("Start a match first (n)."))
             return None
         if self.thinking:
-            self.refuse(_("Wait: it is the computer's turn."))
+            self.refuse_while_thinking()
             return None
         view = session.view()
         try:
@@ -289,7 +307,7 @@ class GameScreen(TableScreen):
         elif self._discarding():
             self.refuse(_("Choose the card to discard first: 1–9, 0, - or click it."))
         elif self.thinking:
-            self.refuse(_("Wait: it is the computer's turn."))
+            self.refuse_while_thinking()
         else:
             view = session.view()
             self.refuse(refusal(view, Discard(view.hand[0])))
@@ -302,7 +320,7 @@ class GameScreen(TableScreen):
         view = session.view()
         if not self._discarding():
             if self.thinking:
-                self.refuse(_("Wait: it is the computer's turn."))
+                self.refuse_while_thinking()
             else:
                 self.refuse(refusal(view, Knock(view.hand[0])))
             return
@@ -329,7 +347,7 @@ class GameScreen(TableScreen):
         view = session.view()
         if not self._discarding():
             if self.thinking:
-                self.refuse(_("Wait: it is the computer's turn."))
+                self.refuse_while_thinking()
             else:
                 self.refuse(refusal(view, Knock(None)))
             return
@@ -388,7 +406,7 @@ class GameScreen(TableScreen):
         if session is None:
             return
         if self.thinking:
-            self.refuse(_("Wait: it is the computer's turn."))
+            self.refuse_while_thinking()
             return
         try:
             undone = session.undo()

@@ -182,7 +182,8 @@ class HandEndScreen(Dialog[str]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the hand's end (short).
-        Binding("enter,space,n", "close('next')", N_("next hand"), priority=True),
+        Binding("enter,space", "enter_default", N_("next hand"), priority=True),
+        Binding("n", "close('next')", N_("next hand"), show=False),
         Binding("v", "close('review')", N_("review")),
     ]
 
@@ -212,6 +213,9 @@ class HandEndScreen(Dialog[str]):
                 # No undo here: the hand's end has shown the cards (TUI session._undo).
                 yield Button(_("Review (v)"), id="review", compact=True)
 
+    def action_enter_default(self) -> None:
+        self.dismiss("next")
+
     def action_close(self, choice: str) -> None:
         self.dismiss(choice)
 
@@ -239,7 +243,8 @@ class MatchEndScreen(Dialog[str]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the match's end (short).
-        Binding("r,enter", "close('rematch')", N_("rematch"), priority=True),
+        Binding("r", "close('rematch')", N_("rematch")),
+        Binding("enter", "enter_default", N_("rematch"), show=False, priority=True),
         Binding("n", "close('new')", N_("new match")),
         Binding("v", "close('review')", N_("review")),
         Binding("q,escape", "close('quit')", N_("quit")),
@@ -284,6 +289,9 @@ class MatchEndScreen(Dialog[str]):
                 yield Button(_("New match (n)"), id="new", compact=True)
                 yield Button(_("Review (v)"), id="review", compact=True)
                 yield Button(_("Quit (q)"), id="quit", compact=True)
+
+    def action_enter_default(self) -> None:
+        self.dismiss("rematch")
 
     def action_close(self, choice: str) -> None:
         self.dismiss(choice)

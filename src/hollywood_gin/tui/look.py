@@ -354,7 +354,6 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     table.add_column(_("Tot") if compact else _("Total"), justify="right", no_wrap=True,
                      style="bold")
     first = (names[0].split(" (")[0], names[1].split(" (")[0])  # "Computer (level 3)"
-    short = (first[0][:9], first[1][:9])
     styles = ("bold #7fd1ff", "bold #ffb86c")
     closed_any = any(c.closed for c in sheet.columns)
     boxes = bool(rules.box_bonus)  # no box rows when boxes score nothing (R7.4)
@@ -378,7 +377,7 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             )
     if closed_any:
         table.add_row(_word(_("won by")),
-                      *(_status(c, short, 3 if compact else 9) for c in sheet.columns),
+                      *(_status(c, first, 3 if compact else LABEL_MOST) for c in sheet.columns),
                       "", end_section=True)
     for p in (0, 1):
         table.add_row(
@@ -392,12 +391,13 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             caption = _("Match drawn.")
         else:
             caption = (_("You win the match {won}–{lost}, result {result:+d} (R7.5).")
-                       if is_you(short[winner]) else
+                       if is_you(first[winner]) else
                        _("{name} wins the match {won}–{lost}, result {result:+d} (R7.5)."))
-            caption = caption.format(name=short[winner], won=sheet.games_won[winner],
+            caption = caption.format(name=first[winner], won=sheet.games_won[winner],
                                      lost=sheet.games_won[1 - winner], result=sheet.result)
-        return Group(table, Text(caption, style="bold yellow"))
-    lines = [Text(sheet_caption(rules), style="dim")]
+        lines = [Text(caption, style="bold yellow")]
+    else:
+        lines = [Text(sheet_caption(rules), style="dim")]
     if any(c.shutout for c in sheet.columns):
         lines.append(Text(_("* shutout"), style="dim"))
     return Group(table, *lines)

@@ -73,7 +73,7 @@ class NewMatchScreen(Dialog[NewMatch | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the new-match dialog (short).
-        Binding("enter", "start", N_("start"), priority=True),
+        Binding("enter", "enter_default", N_("start"), priority=True),
         Binding("escape", "cancel", N_("cancel")),
         Binding("f2", "language", N_("language")),
     ]
@@ -212,8 +212,14 @@ class NewMatchScreen(Dialog[NewMatch | None]):
     # -- answering --------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter picks from an open list rather than starting the match."""
-        return not (action == "start" and isinstance(self.focused, SelectOverlay))
+        """Enter picks from an open list rather than starting the match (and presses a
+        focused button, :class:`EnterDefault`)."""
+        if action == "enter_default" and isinstance(self.focused, SelectOverlay):
+            return False
+        return super().check_action(action, parameters)
+
+    def action_enter_default(self) -> None:
+        self.action_start()
 
     def action_start(self) -> None:
         try:

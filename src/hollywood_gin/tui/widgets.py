@@ -23,7 +23,8 @@ from ..cards import Card, Rank
 from ..i18n import _
 from .look import face_colour
 
-__all__ = ["AskScreen", "ButtonFlow", "CardWidget", "ClickThrough", "Dialog", "Worded",
+__all__ = ["AskScreen", "ButtonFlow", "CardWidget", "ClickThrough", "Dialog", "EnterDefault",
+           "Worded",
            "WordedScreen", "cap_height", "fit_header"]
 
 T = TypeVar("T")
@@ -72,6 +73,20 @@ class Worded:
             if active.binding.description else active.binding,
             tooltip=_(active.tooltip) if active.tooltip else active.tooltip)
             for key, active in found.items()}
+
+
+class EnterDefault:
+    """Enter runs a dialog's main action (``enter_default``, bound with priority), except
+    when one of its buttons has the focus: then Enter presses that button, as the player
+    meant (Tab to "Cancel" then Enter started a match).  Put it before the Screen class in
+    the bases."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "enter_default" and isinstance(
+                getattr(self, "focused", None), Button):
+            return False
+        checked: bool | None = super().check_action(action, parameters)  # type: ignore[misc]
+        return checked
 
 
 class WordedScreen(Worded, Screen[None]):
@@ -251,7 +266,7 @@ class CardWidget(Static):
         self.post_message(self.Chosen(self))
 
 
-class AskScreen(Worded, ModalScreen[bool]):
+class AskScreen(EnterDefault, Worded, ModalScreen[bool]):
     """A question with two answers, yes (Enter or the first key) and no (Escape or the second)."""
 
     DEFAULT_CSS = """
@@ -284,9 +299,12 @@ class AskScreen(Worded, ModalScreen[bool]):
             self.dismiss(event.key == self._yes[1])
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "answer(True)", "yes", show=False, priority=True),
+        Binding("enter", "enter_default", "yes", show=False, priority=True),
         Binding("escape", "answer(False)", "no", show=False),
     ]
+
+    def action_enter_default(self) -> None:
+        self.dismiss(True)
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
@@ -303,7 +321,7 @@ def cap_height(body: Widget, leave: int) -> None:
     body.styles.max_height = max(3, body.app.size.height - leave)
 
 
-class Dialog(Worded, ModalScreen[T]):
+class Dialog(EnterDefault, Worded, ModalScreen[T]):
     """A dialog whose body (the widget ``BODY`` names) scrolls within the screen while the
     rest, ``LEAVE`` rows of border, title and buttons, stays in sight."""
 

@@ -1,0 +1,64 @@
+"""Where the game goes after a dialog closes, and what the message line still says."""
+
+from __future__ import annotations
+
+import asyncio
+
+from test_tui_review import to_hand_end
+from textual.widgets import Static
+
+from hollywood_gin.rules import Rules
+from hollywood_gin.store import Store
+from hollywood_gin.tui.app import GinApp, MatchEndScreen, NewMatchScreen
+from hollywood_gin.tui.handend import HandEndScreen
+
+
+def test_closing_the_new_match_dialog_after_a_match_comes_back_to_its_end(
+        store: Store) -> None:
+    """n at the match's end, then Esc, left a finished table on which every key said "The
+    hand is over: Enter deals the next one", and Enter did nothing."""
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(columns=1, game_target=1), seed=3,
+                     new=True, ask=False, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_hand_end(pilot, app, until_finished=True)
+            assert isinstance(app.screen, HandEndScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MatchEndScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            assert isinstance(app.screen, NewMatchScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, MatchEndScreen)  # its choices again
+
+    asyncio.run(run())
+
+
+def test_the_wait_refusal_goes_once_the_computer_has_moved(store: Store) -> None:
+    """"Wait: it is the computer's turn." stayed on the player's own turn."""
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=3, first_dealer=0, new=True,
+                     ask=False, delay=1.0)  # time to press a key in its turn, under load
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                if app.session is not None and app.game.thinking:
+                    break
+            assert app.session is not None and app.session.computer_to_act
+            await pilot.press("x")
+            await pilot.pause()
+            message = app.game.query_one("#message", Static)
+            assert "Wait" in str(message.render())
+            for _ in range(400):  # the computer's pause and move
+                await pilot.pause(0.05)
+                if app.session.human_to_act and not app.game.thinking:
+                    break
+            await pilot.pause()
+            assert app.session.human_to_act
+            assert "Wait" not in str(message.render())
+
+    asyncio.run(run())
