@@ -62,3 +62,25 @@ def test_the_wait_refusal_goes_once_the_computer_has_moved(store: Store) -> None
             assert "Wait" not in str(message.render())
 
     asyncio.run(run())
+
+
+def test_the_help_shows_its_last_line_at_80x24(store: Store) -> None:
+    """Narrow, the help's buttons take two rows, and its last line stayed under them."""
+    from tui_helpers import screen_text
+
+    from hollywood_gin.tui.app import HelpScreen
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=3, new=True, ask=False, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            for _ in range(50):
+                await pilot.pause()
+                if isinstance(app.screen, HelpScreen):
+                    break
+            await pilot.press("end")
+            await pilot.pause(0.2)
+            assert "'hollywood-gin play' resumes." in " ".join(screen_text(app).split())
+
+    asyncio.run(run())

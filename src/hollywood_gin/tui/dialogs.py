@@ -118,6 +118,11 @@ class HelpScreen(Dialog[str | None]):
                                      ("close", _("Close (Esc)"))):
                     yield Button(label, id=ident, compact=True)
 
+    def leave(self) -> int:
+        """Narrow, the buttons take two rows (three to a row): a row more to leave, or the
+        help's last line stayed under them at 80x24."""
+        return self.LEAVE + (1 if self.has_class("-narrow") else 0)
+
     def on_mount(self) -> None:
         self.set_class(self.app.size.width < 110, "-narrow")
         self.query_one("#help-body").focus()
