@@ -254,6 +254,10 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "–"
 
 
+#: The widest the levels' table may be in one piece: an 80-column terminal's statistics box.
+TABLE_MOST = 76
+
+
 def render(stats: Stats) -> str:
     """Plain text for the terminal (a match given up counts as lost)."""
     left_out = [_("A saved match is damaged and left out: {error}").format(error=error)
@@ -268,15 +272,21 @@ def render(stats: Stats) -> str:
     widths = tuple(max(w, len(h) + (1 if i else 2))
                    for i, (h, w) in enumerate(zip(head, (6, 8, 9, 9, 5, 6, 7, 5, 6, 9),
                                                   strict=True)))
-    lines.append(head[0].ljust(widths[0])
-                 + "".join(h.rjust(w) for h, w in zip(head[1:], widths[1:], strict=True)))
+    rows: list[tuple[str, ...]] = [head]
     for level, s in stats.levels.items():
-        name = str(level) if level else "?"
         decided = s.finished + s.abandoned  # a match given up counts as lost
-        cells = (s.matches, s.finished, s.abandoned, s.won, _pct(s.won, decided), s.hands,
-                 s.hands_won, _pct(s.hands_won, s.hands), s.assisted)
-        lines.append(name.ljust(widths[0])
-                     + "".join(str(c).rjust(w) for c, w in zip(cells, widths[1:], strict=True)))
+        rows.append(tuple(str(c) for c in (
+            level or "?", s.matches, s.finished, s.abandoned, s.won, _pct(s.won, decided),
+            s.hands, s.hands_won, _pct(s.hands_won, s.hands), s.assisted)))
+    # One table where it fits an 80-column terminal (its box), else the matches' columns
+    # and the hands' under each other: a wrapped row put numbers under "level".
+    parts = [range(10)] if sum(widths) <= TABLE_MOST else [range(6), (0, 6, 7, 8, 9)]
+    for n, part in enumerate(parts):
+        if n:
+            lines.append("")
+        for row in rows:
+            lines.append("".join(row[i].ljust(widths[i]) if i == 0 else row[i].rjust(widths[i])
+                                 for i in part))
     lines.append("")
     lines.append(_("Gins: {yours} yours, {theirs} against you").format(
         yours=stats.gins, theirs=stats.gins_suffered))
