@@ -150,3 +150,29 @@ def test_an_n_typed_while_the_game_starts_opens_one_dialog(store: Store) -> None
             assert app.session is None and not isinstance(app.screen, NewMatchScreen)
 
     asyncio.run(run())
+
+
+def test_a_new_language_keeps_the_fields_as_typed_even_unfinished(store: Store) -> None:
+    """With one field blank, a change of language put every field back to the preset's,
+    without a word: the gin bonus typed was lost."""
+    from hollywood_gin import i18n
+
+    async def run() -> None:
+        app = GinApp(store=store, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await _opened(pilot, app)
+            await _type(pilot, screen, "gin_bonus", "30")
+            await _type(pilot, screen, "knock_limit", "")
+            try:
+                i18n.set_language("af")
+                screen.reword()
+                for _ in range(20):
+                    await pilot.pause()
+                assert screen.query_one("#opt-gin_bonus", Input).value == "30"
+                assert screen.query_one("#opt-knock_limit", Input).value == ""
+                assert screen.query_one("#preset", Select).value == "custom"
+                assert str(screen.query_one("#error", Static).render())  # what is missing
+            finally:
+                i18n.set_language("en")
+
+    asyncio.run(run())

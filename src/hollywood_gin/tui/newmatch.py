@@ -8,7 +8,6 @@ its validation gives, and nothing starts.
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -251,20 +250,42 @@ class NewMatchScreen(Dialog[NewMatch | None]):
         self.app.push_screen(LanguageScreen(), chosen)
 
     def reword(self) -> None:
-        """The form again in the language just chosen, with the values it held."""
-        # an unfinished value: the form comes back with the last valid rules
-        with contextlib.suppress(RulesError):
+        """The form again in the language just chosen, with the values it held: the rules
+        they make, or, with a value unfinished (a blank field), each field as it was (all
+        of them went back to the preset's without a word)."""
+        typed: dict[str, Any] | None = {
+            option.name: self._field_value(option.name) for option in OPTIONS}
+        try:
             self._rules = self.read_rules()
+            typed = None
+        except RulesError:
+            pass
         self._level = int(str(self.query_one("#level", Select).value))
         self._dealer = {"random": None, "you": HUMAN, "computer": COMPUTER}[
             str(self.query_one("#dealer", Select).value)]
 
         async def again() -> None:
             await self.recompose()
+            if typed is not None:
+                self._filling = True
+                for name, value in typed.items():
+                    field = self.query_one(f"#opt-{name}")
+                    if isinstance(field, Input | Select):
+                        field.value = value
+                self.query_one("#preset", Select).value = CUSTOM
+                self.call_after_refresh(self._retyped)
             self.fit()
             self.on_mount()
 
         self.call_later(again)
+
+    def _field_value(self, name: str) -> Any:
+        field = self.query_one(f"#opt-{name}")
+        return field.value if isinstance(field, Input | Select) else None
+
+    def _retyped(self) -> None:
+        self._filling = False
+        self._changed()  # says again what is wrong with the unfinished value
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
