@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from test_tui_review import to_hand_end
 from textual.widgets import Static
@@ -84,3 +85,32 @@ def test_the_help_shows_its_last_line_at_80x24(store: Store) -> None:
             assert "'hollywood-gin play' resumes." in " ".join(screen_text(app).split())
 
     asyncio.run(run())
+
+
+def test_a_hand_end_narrowed_to_80x24_is_drawn_as_one_opened_there(tmp_path: Path) -> None:
+    """Opened at 200x50, then narrowed to 80x24, the hand's end kept its wide sheet (drawn
+    compact only when opened narrow), and the melds beside it could split across lines."""
+    from tui_helpers import screen_text
+
+    from hollywood_gin import i18n
+
+    async def shot(size: tuple[int, int], name: str) -> str:
+        store = Store(f"sqlite:///{tmp_path / name}")
+        app = GinApp(store=store, level=1, rules=Rules(game_target=30), seed=11,
+                     first_dealer=1, new=True, ask=False, delay=0)
+        async with app.run_test(size=size) as pilot:
+            await to_hand_end(pilot, app, until_finished=True)
+            assert isinstance(app.screen, HandEndScreen)
+            if size != (80, 24):
+                await pilot.resize_terminal(80, 24)
+            for _ in range(10):
+                await pilot.pause()
+            text = screen_text(app)
+        store.close()
+        return text
+
+    i18n.set_language("nb")
+    try:
+        assert asyncio.run(shot((200, 50), "wide.db")) == asyncio.run(shot((80, 24), "80.db"))
+    finally:
+        i18n.set_language("en")

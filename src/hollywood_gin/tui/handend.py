@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -156,7 +157,27 @@ def hand_end_points(session: GameSession) -> Group:
     return Group(*parts)
 
 
-class HandEndScreen(Dialog[str]):
+class _EndScreen(Dialog[str]):
+    """A hand's or the match's end, whose sheet is drawn compact below ``COMPACT_BELOW``
+    columns: drawn again when a resize crosses that width (made large, then narrowed to
+    80x24, its cards split across lines, "[A", "♠", "2♠")."""
+
+    COMPACT_BELOW: ClassVar[int] = 110
+
+    def compact(self) -> bool:
+        self._compact = self.app.size.width < self.COMPACT_BELOW
+        return self._compact
+
+    def on_resize(self, event: events.Resize) -> None:
+        if (event.size.width < self.COMPACT_BELOW) != getattr(self, "_compact", None):
+            self.call_later(self._drawn_again)
+
+    async def _drawn_again(self) -> None:
+        await self.recompose()
+        self.fit()
+
+
+class HandEndScreen(_EndScreen):
     """The end of a hand: both layouts, the points, and how they entered the sheet.
 
     At 80x24 it fits: the layouts and points on the left, the compact sheet on the right,
@@ -195,7 +216,7 @@ class HandEndScreen(Dialog[str]):
     def compose(self) -> ComposeResult:
         session = self._session
         last = session.match.finished
-        compact = self.app.size.width < 110
+        compact = self.compact()
         with Vertical():
             with VerticalScroll(id="end-body"):
                 with Horizontal(id="end-cols"):
@@ -224,11 +245,12 @@ class HandEndScreen(Dialog[str]):
         self.dismiss(str(event.button.id))
 
 
-class MatchEndScreen(Dialog[str]):
+class MatchEndScreen(_EndScreen):
     """The finished sheet and the match result (R7.5); a rematch, a new match, or quit."""
 
     BODY = "#final-body"
     LEAVE = 4
+    COMPACT_BELOW = 90
 
     DEFAULT_CSS = """
     MatchEndScreen { align: center middle; background: $background 50%; }
@@ -279,7 +301,7 @@ class MatchEndScreen(Dialog[str]):
         if session.assisted:
             lines.append("\n" + _("You used hints or undo: this match counts as assisted."),
                          style="dim")
-        compact = self.app.size.width < 90
+        compact = self.compact()
         with Vertical():
             with VerticalScroll(id="final-body"):
                 yield Static(Group(lines, Text(""), sheet_table(
