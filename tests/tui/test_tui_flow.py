@@ -114,3 +114,29 @@ def test_a_hand_end_narrowed_to_80x24_is_drawn_as_one_opened_there(tmp_path: Pat
         assert asyncio.run(shot((200, 50), "wide.db")) == asyncio.run(shot((80, 24), "80.db"))
     finally:
         i18n.set_language("en")
+
+
+def test_the_tables_key_hints_go_while_a_dialog_is_over_it(store: Store) -> None:
+    """Under every dialog the footer still listed the table's keys (hint, undo, pile),
+    which do nothing there."""
+    from textual.widgets import Footer
+
+    from hollywood_gin.tui.app import HelpScreen
+
+    async def run() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=3, new=True, ask=False, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+            footer = app.game.query_one(Footer)
+            assert footer.display
+            await pilot.press("question_mark")
+            for _ in range(20):
+                await pilot.pause()
+            assert isinstance(app.screen, HelpScreen) and not footer.display
+            await pilot.press("escape")
+            for _ in range(20):
+                await pilot.pause()
+            assert app.screen is app.game and footer.display
+
+    asyncio.run(run())

@@ -17,7 +17,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
-from textual.widgets import Button, Static
+from textual.widgets import Button, Footer, Static
 
 from ..cards import Card, Rank
 from ..i18n import _
@@ -64,6 +64,16 @@ class Worded:
     are translated as they are shown: ``BINDINGS`` keep the English, marked with ``N_``, and
     a change of language needs only ``refresh_bindings()``.  Put it before the Screen class
     in the bases."""
+
+    def on_screen_suspend(self) -> None:
+        """A dialog is over this screen: its footer of keys goes, since its keys do not
+        reach it now (under every dialog it listed the table's hint, undo, pile, help)."""
+        for footer in self.query(Footer):  # type: ignore[attr-defined]
+            footer.display = False
+
+    def on_screen_resume(self) -> None:
+        for footer in self.query(Footer):  # type: ignore[attr-defined]
+            footer.display = True
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
