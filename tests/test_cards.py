@@ -248,3 +248,10 @@ def test_mask_counts_a_repeated_card_once() -> None:
 def test_parse_cards_round_trips_text(cards: tuple[Card, ...]) -> None:
     assert parse_cards(cards_text(cards)) == cards
     assert parse_cards(", ".join(c.pretty for c in cards)) == cards
+
+
+def test_a_long_bad_card_is_named_not_repeated_whole() -> None:
+    """A 5,000-character token came back whole in the error (a 5 KB line)."""
+    with pytest.raises(CardParseError, match=r"cannot read card 'X{40}…'") as caught:
+        parse_cards("X" * 5000)
+    assert len(str(caught.value)) < 300

@@ -525,3 +525,26 @@ def test_a_number_in_a_sentence_has_its_language_decimal_mark(lang: str, written
         assert f"{local_number(9.75):+.1f} · {local_number(9):.0f}" == written
         said = reason_words(Reason.of("worth {gain:+.1f} over a blind draw", gain=9.75))
         assert written.split(" ")[0] in said
+
+
+def test_words_a_qa_pass_found_in_english_or_in_the_wrong_person() -> None:
+    """The review said "Jūs laimėjo" (you in the third person), a refused --rule said
+    "dit moet 1 to 5 wees", and Lithuanian's statistics had one "won" for matches, hands
+    and one match (issue of the session of 2026-12-04, evening)."""
+    from types import SimpleNamespace
+
+    from hollywood_gin.review.text import _hand_title
+    from hollywood_gin.rules import Rules, RulesError
+    from hollywood_gin.tui.stats import match_outcome
+
+    won = SimpleNamespace(hand_number=2, result=SimpleNamespace(
+        kind="knock", winner=0, knocker=0, points=11))
+    with i18n.using("lt"):
+        assert _hand_title(won, (i18n._("You"), "Kompiuteris")).startswith(  # type: ignore[arg-type]
+            "Raundas 2: jūs laimėjote 11")
+        assert _hand_title(won, ("Ona", "Jonas")).startswith(  # type: ignore[arg-type]
+            "Raundas 2: Ona laimėjo 11")
+        assert (i18n.pgettext("matches", "won"), i18n.pgettext("hands", "won"),
+                match_outcome(True)) == ("laimėtos", "laimėti", "laimėta")
+    with i18n.using("af"), pytest.raises(RulesError, match="dit moet 1 tot 5 wees"):
+        Rules().with_options(["columns=9"])

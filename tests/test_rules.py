@@ -285,7 +285,7 @@ def test_R9_with_options_reads_every_kind_of_option() -> None:
     ("gin_bonus=lots", "it must be 1 or more"),
     ("big_gin_bonus=0", "it must be none, or 1 or more"),
     ("oklahoma=maybe", "oklahoma='maybe' is invalid: it must be on or off"),
-    ("next_dealer=dealer", "it must be winner or alternate or loser"),
+    ("next_dealer=dealer", "it must be winner, alternate or loser"),
     ("entry_rule=count", "it must be traditional or by_count"),
     ("columns=1e3", "it must be 1 to 5"),
     ("game_target=" + "9" * 35, "a number here has at most 12 digits"),  # not "1 or more"

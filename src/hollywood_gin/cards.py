@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from enum import IntEnum
 
-from .errors import CardParseError
+from .errors import CardParseError, shortened
 from .i18n import _
 
 try:
@@ -216,7 +216,8 @@ def parse_card(text: str) -> Card:
         raise CardParseError(
             # Translators: keep the letters and the examples: they are what the player types.
             _("cannot read card {text!r}: expected a rank A23456789TJQK (or 10) "
-              "then a suit s h d c (or ♠♥♦♣), like 'As' or '10h'").format(text=text)
+              "then a suit s h d c (or ♠♥♦♣), like 'As' or '10h'").format(
+                text=shortened(text, 40) if isinstance(text, str) else text)
         )
     return CARDS[_SUITS[match.group(2)] * 13 + _RANKS[match.group(1)] - 1]
 

@@ -423,8 +423,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                          "with --rule."))
     add_rules_arguments(rules)
     rules.add_argument("--markdown", action="store_true",
-                       help=_("print the Markdown source (docs/rules.md is the default "
-                              "rules')"))
+                       help=_("print the Markdown source (docs/rules.md is the one of "
+                              "the default rules)"))
     rules.set_defaults(func=_cmd_rules)
 
     for name in LAYER_COMMANDS:

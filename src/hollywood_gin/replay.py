@@ -14,7 +14,7 @@ from .i18n import _, ngettext
 from .record import loads_record, players_of_record, read_record_file
 from .sheet import ScoreSheet
 
-__all__ = ["describe_result", "player_name", "print_replay"]
+__all__ = ["describe_result", "player_name", "print_replay", "say_about"]
 
 _COMPUTER = re.compile(r"Computer \(level (\d)\)")
 _SEAT = re.compile(r"Player ([01])")
@@ -48,7 +48,7 @@ def _you(name: str) -> bool:
     return name in ("You", _("You"))
 
 
-def _say(name: str, you: str, other: str, **values: object) -> str:
+def say_about(name: str, you: str, other: str, **values: object) -> str:
     """One sentence about ``name``: ``you`` in the second person ("You take 4♥") for the
     player's own seat, else ``other`` in the third ("Bob takes 4♥")."""
     return (you if _you(name) else other).format(name=name, **values)
@@ -71,38 +71,38 @@ def describe_result(result: HandResult, names: tuple[str, str], *,
     detail = _("deadwood {knocker} against {defender}").format(
         knocker=score.knocker_deadwood, defender=score.defender_deadwood)
     if result.kind == "knock":
-        return _say(winner, _("You knock and win: {points} ({detail})."),
-                    _("{name} knocks and wins: {points} ({detail})."),
-                    points=points, detail=detail)
+        return say_about(winner, _("You knock and win: {points} ({detail})."),
+                         _("{name} knocks and wins: {points} ({detail})."),
+                         points=points, detail=detail)
     if result.kind == "undercut":
-        return _say(winner, _("You undercut: {points} ({detail})."),
-                    _("{name} undercuts: {points} ({detail})."), points=points, detail=detail)
+        return say_about(winner, _("You undercut: {points} ({detail})."),
+                         _("{name} undercuts: {points} ({detail})."), points=points, detail=detail)
     if result.kind == "gin":
-        return _say(winner, _("You go gin: {points} ({detail})."),
-                    _("{name} goes gin: {points} ({detail})."), points=points, detail=detail)
-    return _say(winner, _("You go big gin: {points} ({detail})."),
-                _("{name} goes big gin: {points} ({detail})."), points=points, detail=detail)
+        return say_about(winner, _("You go gin: {points} ({detail})."),
+                         _("{name} goes gin: {points} ({detail})."), points=points, detail=detail)
+    return say_about(winner, _("You go big gin: {points} ({detail})."),
+                     _("{name} goes big gin: {points} ({detail})."), points=points, detail=detail)
 
 
 def _action_line(who: str, action: object, replay: Hand) -> str:
     """An action in words, before it is applied to ``replay`` (which shows the cards)."""
     if isinstance(action, DrawStock):
-        return _say(who, _("You draw {card} from the stock"),
-                    _("{name} draws {card} from the stock"),
-                    card=CARDS[replay.stock[-1]].pretty)
+        return say_about(who, _("You draw {card} from the stock"),
+                         _("{name} draws {card} from the stock"),
+                         card=CARDS[replay.stock[-1]].pretty)
     if isinstance(action, (TakeDiscard, TakeUpcard)):
-        return _say(who, _("You take {card}"), _("{name} takes {card}"),
-                    card=CARDS[replay.pile[-1]].pretty)
+        return say_about(who, _("You take {card}"), _("{name} takes {card}"),
+                         card=CARDS[replay.pile[-1]].pretty)
     if isinstance(action, Pass):
-        return _say(who, _("You pass the upcard"), _("{name} passes the upcard"))
+        return say_about(who, _("You pass the upcard"), _("{name} passes the upcard"))
     if isinstance(action, Discard):
-        return _say(who, _("You discard {card}"), _("{name} discards {card}"),
-                    card=action.card.pretty)
+        return say_about(who, _("You discard {card}"), _("{name} discards {card}"),
+                         card=action.card.pretty)
     if isinstance(action, Knock):
         if action.card is None:
-            return _say(who, _("You go big gin"), _("{name} goes big gin"))
-        return _say(who, _("You knock, discarding {card}"), _("{name} knocks, discarding {card}"),
-                    card=action.card.pretty)
+            return say_about(who, _("You go big gin"), _("{name} goes big gin"))
+        return say_about(who, _("You knock, discarding {card}"),
+                         _("{name} knocks, discarding {card}"), card=action.card.pretty)
     return f"{who} {action}"  # pragma: no cover - every action is one of the above
 
 
@@ -111,8 +111,8 @@ def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
     assert hand.deck is not None
     replay = Hand.from_deck(hand.deck, rules=hand.rules, dealer=hand.dealer)
     lines = [
-        _say(names[hand.dealer], _("You deal. Upcard {card}."), _("{name} deals. Upcard {card}."),
-             card=hand.deck[20].pretty),
+        say_about(names[hand.dealer], _("You deal. Upcard {card}."),
+                  _("{name} deals. Upcard {card}."), card=hand.deck[20].pretty),
         f"  {names[0]}: {_cards(replay.cards_of(0))}",
         f"  {names[1]}: {_cards(replay.cards_of(1))}",
     ]
@@ -126,17 +126,19 @@ def _replay_lines(hand: Hand, names: tuple[str, str]) -> list[str]:
             assert result.knocker is not None
             k, d = names[result.knocker], names[1 - result.knocker]
             melds = "  ".join(_cards(m) for m in score.knocker_melds)
-            lines.append("  " + _say(k, _("You show {melds} | deadwood {cards}"),
-                                     _("{name} shows {melds} | deadwood {cards}"),
-                                     melds=melds, cards=_cards(score.knocker_unmatched) or "-"))
+            lines.append("  " + say_about(k, _("You show {melds} | deadwood {cards}"),
+                                          _("{name} shows {melds} | deadwood {cards}"),
+                                          melds=melds,
+                                          cards=_cards(score.knocker_unmatched) or "-"))
             melds = "  ".join(_cards(m) for m in score.defender_melds)
-            lines.append("  " + _say(d, _("You show {melds} | deadwood {cards}"),
-                                     _("{name} shows {melds} | deadwood {cards}"),
-                                     melds=melds or "-",
-                                     cards=_cards(score.defender_unmatched) or "-"))
+            lines.append("  " + say_about(d, _("You show {melds} | deadwood {cards}"),
+                                          _("{name} shows {melds} | deadwood {cards}"),
+                                          melds=melds or "-",
+                                          cards=_cards(score.defender_unmatched) or "-"))
             if score.layoffs:
-                lines.append("  " + _say(d, _("You lay off {cards}"), _("{name} lays off {cards}"),
-                                         cards=_cards(score.layoff_cards)))
+                lines.append("  " + say_about(d, _("You lay off {cards}"),
+                                              _("{name} lays off {cards}"),
+                                              cards=_cards(score.layoff_cards)))
         lines.append("  " + describe_result(result, names, stock=len(replay.stock)))
     return lines
 

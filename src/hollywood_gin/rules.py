@@ -177,13 +177,20 @@ class Option:
 
     @property
     def allowed(self) -> str:
-        """The values it takes, as typed on the command line (``0 to 10``, ``on or off``)."""
-        if self.kind == "bool":
-            return "on or off"
-        if self.kind == "choice":
-            return " or ".join(self.choices)
-        bound = f"{self.low} to {self.high}" if self.high is not None else f"{self.low} or more"
-        return f"none, or {bound}" if self.kind == "optional_int" else bound
+        """The values it takes, as typed on the command line (``0 to 10``, ``on or off``):
+        the words between them in the player's language, the values as they are typed."""
+        if self.kind in ("bool", "choice"):
+            words = ("on", "off") if self.kind == "bool" else self.choices
+            # Translators: the last two of the values a rule option takes, as typed
+            # ("winner, alternate or loser"): the values stay in English.
+            return _("{first} or {second}").format(first=", ".join(words[:-1]),
+                                                   second=words[-1])
+        # Translators: a rule option's bounds ("0 to 10", "1 or more").
+        bound = (_("{low} to {high}").format(low=self.low, high=self.high)
+                 if self.high is not None else _("{low} or more").format(low=self.low))
+        # Translators: "none" stays as it is typed.
+        return _("none, or {values}").format(values=bound) if self.kind == "optional_int" \
+            else bound
 
     def parse(self, text: str) -> Any:
         """A value from its command-line text, strictly: ``on``/``off`` (or true/false, yes/no,

@@ -186,8 +186,9 @@ def test_the_table_headings_stay_apart_in_a_long_language(tmp_path: Path) -> Non
     _play(store, level=1, seed=1, rules=Rules(game_target=5))
     with i18n.using(i18n.PSEUDO):
         text = render(gather(store))
-        heads = [i18n._(w) for w in ("level", "matches", "finished", "given up", "won",
-                                     "win%", "hands", "won", "win%", "assisted")]
+        heads = [i18n._(w) for w in ("level", "matches", "finished", "given up")]
+        heads += [i18n.pgettext("matches", "won"), i18n._("win%"), i18n._("hands"),
+                  i18n.pgettext("hands", "won"), i18n._("win%"), i18n._("assisted")]
     # too wide for an 80-column terminal in one piece, the table comes in two
     lines = [ln for ln in text.splitlines() if ln.startswith(heads[0])]
     assert len(lines) == 2 and all(len(ln) <= TABLE_MOST for ln in lines), lines

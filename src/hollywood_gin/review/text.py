@@ -12,6 +12,7 @@ from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, Take
 from ..cards import Card
 from ..i18n import N_, _, local_number, ngettext
 from ..melds import deadwood
+from ..replay import say_about
 from .grades import GROUPS, Grade
 from .model import DecisionReview, HandReview, MatchReview
 
@@ -145,8 +146,9 @@ def _hand_title(h: HandReview, names: tuple[str, str]) -> str:
     elif r.winner is None:
         how = _("dead hand")
     else:
-        how = _("{winner} won {points} ({kind})").format(
-            winner=names[r.winner], points=r.points, kind=_(_RESULT_WORDS.get(r.kind, r.kind)))
+        how = say_about(names[r.winner], _("you won {points} ({kind})"),
+                        _("{name} won {points} ({kind})"), points=r.points,
+                        kind=_(_RESULT_WORDS.get(r.kind, r.kind)))
     return _("Hand {number}: {how}").format(number=h.hand_number, how=how)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HollywoodGinError
-from ..i18n import _, ngettext
+from ..i18n import _, ngettext, pgettext
 from ..record import save_record
 from ..store import Store, StoredMatch
 
@@ -254,6 +254,13 @@ def _pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "–"
 
 
+def match_outcome(won: bool) -> str:
+    """One match's outcome, "won" or "lost" (a form of its own: one match, not a column of
+    them)."""
+    # Translators: the outcome of one match (Lithuanian: serija laimėta, pralaimėta).
+    return pgettext("match", "won") if won else pgettext("match", "lost")
+
+
 #: The widest the levels' table may be in one piece: an 80-column terminal's statistics box.
 TABLE_MOST = 76
 
@@ -266,8 +273,12 @@ def render(stats: Stats) -> str:
         return "\n".join([*left_out, _("No matches played yet. Start one with: {command}")
                           .format(command="hollywood-gin play")])
     lines = [*left_out, _("Matches against the computer"), ""]
-    head = (_("level"), _("matches"), _("finished"), _("given up"), _("won"), _("win%"),
-            _("hands"), _("won"), _("win%"), _("assisted"))
+    # Translators: "won" and "given up" head the columns of matches, "won" that of hands,
+    # in the grammatical form each noun asks for (Lithuanian: serijos laimėtos, raundai
+    # laimėti).
+    head = (_("level"), _("matches"), _("finished"), _("given up"),
+            pgettext("matches", "won"), _("win%"), _("hands"), pgettext("hands", "won"),
+            _("win%"), _("assisted"))
     # A column is as wide as its heading in the player's language, one space before it.
     widths = tuple(max(w, len(h) + (1 if i else 2))
                    for i, (h, w) in enumerate(zip(head, (6, 8, 9, 9, 5, 6, 7, 5, 6, 9),
@@ -295,7 +306,7 @@ def render(stats: Stats) -> str:
     lines.append(_("Dead hands: {n}").format(n=stats.dead_hands))
     for label, line in ((_("Best match"), stats.best), (_("Worst match"), stats.worst)):
         if line is not None:
-            outcome = _("won") if line.won else _("lost")
+            outcome = match_outcome(line.won)
             lines.append(_("{label}: {result:+d} against level {level} ({outcome}, id {id})")
                          .format(label=label, result=line.result, level=line.level,
                                  outcome=outcome, id=line.id[:8]))
@@ -307,10 +318,10 @@ def render(stats: Stats) -> str:
         lines += ["", _("Recent matches (export one with: {export}; review one with: "
                         "{review})").format(export="hollywood-gin stats --export ID FILE",
                                             review="hollywood-gin stats --review ID")]
-        status = {"playing": _("playing"), "abandoned": _("given up")}
+        status = {"playing": _("playing"), "abandoned": pgettext("match", "given up")}
         for m in stats.recent:
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
-            outcome = ({0: _("won"), 1: _("lost")}.get(m["winner"], "")
+            outcome = ({0: match_outcome(True), 1: match_outcome(False)}.get(m["winner"], "")
                        if m["status"] == "finished" else status.get(m["status"], m["status"]))
             assisted = " " + _("assisted") if m["assisted"] else ""
             hands = ngettext("{n} hand", "{n} hands", m["hands"]).format(n=m["hands"])

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from ..errors import HollywoodGinError
 from ..i18n import _
 from ..store import Store
-from .stats import Stats, gather, render
+from .stats import Stats, gather, match_outcome, render
 from .widgets import Dialog
 
 __all__ = ["StatsScreen"]
@@ -86,7 +86,7 @@ class StatsScreen(Dialog[str | None]):
         out = []
         for row in rows:
             totals = row.totals or (0, 0)
-            won = _("won") if row.winner == 0 else _("lost")
+            won = match_outcome(row.winner == 0)
             when = datetime.fromtimestamp(row.updated_at).strftime("%Y-%m-%d %H:%M")
             acc = accuracy.get(row.id)
             line = Text(f"{row.id[:8]}  {when}  ")
