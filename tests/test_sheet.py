@@ -421,16 +421,30 @@ def test_str_renders_table() -> None:
     text = str(sheet)
     lines = text.replace("|", " ").splitlines()
     assert "Game 1" in lines[0] and "Game 3" in lines[0] and "Total" in lines[0]
-    assert lines[1].split()[-3:] == ["105", "65", "30"]
-    assert "won by Player 0" in text and "open" in text
-    assert lines[-2].split()[-4:] == ["265", "65", "30", "360"]
-    assert lines[-1].split()[-4:] == ["40", "25", "0", "65"]
-    named = sheet.render(("Alexandra", "Bob"))
-    assert "Alexandra points" in named and "Bob total" in named
+    assert lines[1] == "Player 0" and lines[2].split() == ["points", "105", "65", "30"]
+    assert lines[8].split()[-4:] == ["265", "65", "30", "360"]
+    assert lines[9].split()[-4:] == ["40", "25", "0", "65"]
+    assert lines[10] == "Game 1 won by Player 0" and len(lines) == 11  # the others open
     finished = str(sheet_of([(A, 100), (A, 100), (A, 100)]))
-    assert "won by Player 0, shutout" in finished and "Match over" in finished
+    assert "Game 3 won by Player 0, a shutout" in finished and "Match over" in finished
     assert sheet_of([(B, 100)] * 3).render(("Bob", "You")).endswith(
         "Match over: you win, result +960.")
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "lt", "nb", "lo", "ha"])
+def test_the_rendered_sheet_lines_up_and_fits_80_columns(lang: str) -> None:
+    """The labels' column was the longest name plus 8 (the length of " points"): longer
+    words pushed the numbers out of line, and a three-game sheet was 108 columns wide
+    with "won by You, shutout" in its cells."""
+    from hollywood_gin import i18n
+
+    sheet = sheet_of([(A, 40), (A, 35), (B, 20), (A, 30), (B, 25)])
+    with i18n.using(lang):
+        lines = sheet.render(("Alexandra", "Computer (level 2)")).splitlines()
+    table = [line for line in lines if line.startswith("  ")]
+    ends = {len(line) for line in table if "|" not in line}
+    assert len(ends) == 1, table  # every row's last column ends at one place
+    assert all(len(line) <= 80 for line in lines), lines
 
 
 # -- properties ---------------------------------------------------------------------------------

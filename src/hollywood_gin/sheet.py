@@ -270,44 +270,34 @@ class ScoreSheet:
         return f"ScoreSheet(entries={log!r}, totals={self.totals!r})"
 
     def render(self, names: tuple[str, str] = ("Player 0", "Player 1")) -> str:
-        """The sheet as a plain-text table for the terminal score keeper."""
-
-        def status(c: Column) -> str:
-            if c.winner is None:
-                return _("open")
-            text = _("won by {name}, shutout") if c.shutout else _("won by {name}")
-            return text.format(name=names[c.winner])
-
-        head = max(len(names[0]), len(names[1])) + 8
-        # every cell right-aligned in one width, with at least one space before it
+        """The sheet as a plain-text table (``hollywood-gin replay``): numbers only in its
+        columns, so three games fit 80 columns, and the games' winners under it by name,
+        each name whole in its own sentence."""
         games = [_("Game {n}").format(n=i + 1) for i in range(len(self._columns))]
-        w = 1 + max(
-            *(len(g) for g in games),
-            len(_("Total")),
-            *(len(status(c)) for c in self._columns),
-            *(len(str(c.total[p])) for c in self._columns for p in (0, 1)),
-            *(len(str(t)) for t in self.totals),
-        )
+        rows: list[tuple[str, list[str], str]] = []
+        for p in (0, 1):
+            rows.append((names[p], [], ""))
+            rows.append(("  " + _("points"), [str(c.points[p]) for c in self._columns], ""))
+            rows.append(("  " + _("boxes"), [str(c.boxes[p]) for c in self._columns], ""))
+        rows.append((_("Total"), [], ""))
+        for p in (0, 1):
+            rows.append(("  " + names[p], [str(c.total[p]) for c in self._columns],
+                         str(self.totals[p])))
+        # the labels' column as wide as its longest label, every cell in one width
+        head = 1 + max(len(label) for label, _cells, _last in rows)
+        w = 1 + max(len(text) for text in (*games, _("Total"), *(
+            cell for _label, cells, last in rows for cell in (*cells, last))))
 
         def row(label: str, cells: list[str], last: str = "") -> str:
             line = label.ljust(head) + "".join(c.rjust(w) for c in cells)
             return (line + " |" + last.rjust(w) if last else line).rstrip()
 
-        lines = [row("", games, _("Total"))]
-        for p in (0, 1):
-            lines.append(row(_("{name} points").format(name=names[p]),
-                             [str(c.points[p]) for c in self._columns]))
-            lines.append(row(_("{name} boxes").format(name=names[p]),
-                             [str(c.boxes[p]) for c in self._columns]))
-        lines.append(row(_("result"), [status(c) for c in self._columns]))
-        for p in (0, 1):
-            lines.append(
-                row(
-                    _("{name} total").format(name=names[p]),
-                    [str(c.total[p]) for c in self._columns],
-                    str(self.totals[p]),
-                )
-            )
+        lines = [row("", games, _("Total")), *(row(*r) for r in rows)]
+        for n, column in enumerate(self._columns, 1):
+            if column.winner is not None:
+                text = (_("Game {number} won by {name}, a shutout") if column.shutout
+                        else _("Game {number} won by {name}"))
+                lines.append(text.format(number=n, name=names[column.winner]))
         if self.finished:
             winner = self.winner
             if winner is None:
