@@ -548,3 +548,14 @@ def test_words_a_qa_pass_found_in_english_or_in_the_wrong_person() -> None:
                 match_outcome(True)) == ("laimėtos", "laimėti", "laimėta")
     with i18n.using("af"), pytest.raises(RulesError, match="dit moet 1 tot 5 wees"):
         Rules().with_options(["columns=9"])
+
+
+def test_a_database_that_cannot_be_opened_is_said_in_the_players_language(
+        tmp_path: Path) -> None:
+    """"klaida: cannot open the database …": the store's own words were English."""
+    from hollywood_gin.store import Store, StoreError
+
+    url = f"sqlite:///{tmp_path / 'missing-dir' / 'x.db'}"
+    with i18n.using("lt"), pytest.raises(StoreError, match=r"^nepavyksta atverti duomenų "
+                                                          r"bazės sqlite:///.*x\.db: "):
+        Store(url)

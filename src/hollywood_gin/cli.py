@@ -489,8 +489,8 @@ def _run(argv: Sequence[str] | None) -> int:
             raise
         # a database damaged under the store ("database disk image is malformed"): said
         # as the store says its own errors, in one line
-        message = "the saved-games database cannot be read: " + _one_line(
-            str(getattr(exc, "orig", None) or exc))
+        message = _("the saved-games database cannot be read: {reason}").format(
+            reason=_one_line(str(getattr(exc, "orig", None) or exc)))
     else:
         return code
     print(_("{prog}: error: {message}").format(prog=prog, message=message), file=sys.stderr)

@@ -29,6 +29,7 @@ from ..announce import (
     action_line,
     split_payloads,
 )
+from ..i18n import _
 from ..schema import (
     SCHEMA_REVISION,
     schema_revision,
@@ -79,11 +80,16 @@ class StoreBase:
         except ModuleNotFoundError as exc:
             if (exc.name or "").split(".")[0] in ("psycopg", "sqlalchemy"):
                 raise  # an extra of ours is missing (postgres): the CLI names it
-            raise StoreError(f"cannot open the database {_safe_url(self.url)}: its driver "
-                             f"{exc.name} is not installed, and hollywood-gin is made for "
-                             "SQLite and PostgreSQL") from None
+            raise StoreError(_("cannot open the database {url}: its driver {driver} is not "
+                               "installed, and hollywood-gin is made for SQLite and "
+                               "PostgreSQL").format(url=_safe_url(self.url),
+                                                    driver=exc.name)) from None
+        except DatabaseFailed as exc:  # through _as_store_error
+            raise StoreError(_("cannot open the database {url}: {reason}").format(
+                url=_safe_url(self.url), reason=exc.reason)) from None
         except Exception as exc:  # the driver's own errors vary; name the URL
-            raise StoreError(f"cannot open the database {_safe_url(self.url)}: {exc}") from None
+            raise StoreError(_("cannot open the database {url}: {reason}").format(
+                url=_safe_url(self.url), reason=exc)) from None
         if not current:  # Alembic is loaded only when there is something to do
             from ..migrate import ensure_schema
 
@@ -99,7 +105,7 @@ class StoreBase:
     def close(self) -> None:
         self.engine.dispose()
 
-    def _as_store_error(self, context: ExceptionContext) -> StoreError | None:
+    def _as_store_error(self, context: ExceptionContext) -> DatabaseFailed | None:
         """A database failing under the store (a file damaged: "database disk image is
         malformed", a server gone) is a StoreError naming the database, which every layer
         tells its player in words; a race between two writers stays an IntegrityError,
@@ -109,7 +115,7 @@ class StoreBase:
         if not isinstance(error, DatabaseError) or isinstance(error, IntegrityError):
             return None
         reason = " ".join(str(context.original_exception).split())[:300]
-        return StoreError(f"the database {_safe_url(self.url)} failed: {reason}")
+        return DatabaseFailed(_safe_url(self.url), reason)
 
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
@@ -192,6 +198,16 @@ class StoreBase:
             return cast(func.extract("epoch", func.clock_timestamp()), Float)
         return literal(time.time(), Float)
 
+
+
+class DatabaseFailed(StoreError):
+    """The database failed under the store; ``reason`` is the database's own words."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        # Translators: {reason} is the database's own words, in English.
+        super().__init__(_("the database {url} failed: {reason}").format(url=url,
+                                                                          reason=reason))
+        self.reason = reason
 
 
 #: How long a new connection keeps asking for WAL mode while another holds the file's
