@@ -215,3 +215,22 @@ def test_the_levels_table_fits_an_80_column_terminal(tmp_path: Path, lang: str) 
     table = [ln for ln in text.splitlines() if ln.startswith(("1 ", level))]
     assert table and all(cell_len(ln) <= TABLE_MOST for ln in table), table
     store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "lt", "ha"])
+def test_stats_wraps_its_sentences_to_the_terminal_and_lines_up_recent_matches(
+        tmp_path: Path, lang: str) -> None:
+    """"Recent matches (export one with: …)" ran to 120 columns, and a long outcome
+    ("pralaimėta", "an sha kaye") pushed its row's totals out of line."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    _play(store, level=1, seed=1, rules=Rules(game_target=5))
+    _play(store, level=2, seed=2, rules=Rules(game_target=5))
+    with i18n.using(lang):
+        text = render(gather(store), width=80)
+    assert all(len(line) <= 80 for line in text.splitlines()), text
+    recent = [line for line in text.splitlines()
+              if line.startswith("  ") and "–" in line and len(line.split()) > 4]
+    assert len(recent) >= 2
+    ends = {line.index("–") for line in recent}
+    assert len(ends) == 1, recent
+    store.close()

@@ -8,6 +8,7 @@ and ``hollywood-gin --help`` works without them.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from typing import Any
 
@@ -121,7 +122,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                            "Wrote the accuracy of {n} reviewed matches to {path}", count)
                   .format(n=count, path=args.plot))
             return 0
-        print(render_json(stats) if args.json else render(stats))
+        print(render_json(stats) if args.json
+              else render(stats, width=shutil.get_terminal_size((80, 24)).columns))
     finally:
         store.close()
     return 0

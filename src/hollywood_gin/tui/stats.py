@@ -10,6 +10,7 @@ reviewed here).  The person is player 0 in every stored match against the comput
 from __future__ import annotations
 
 import json
+import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -265,8 +266,9 @@ def match_outcome(won: bool) -> str:
 TABLE_MOST = 76
 
 
-def render(stats: Stats) -> str:
-    """Plain text for the terminal (a match given up counts as lost)."""
+def render(stats: Stats, width: int | None = None) -> str:
+    """Plain text for the terminal (a match given up counts as lost); with ``width``, its
+    sentences wrapped to that many columns (a screen's widget wraps them itself)."""
     left_out = [_("A saved match is damaged and left out: {error}").format(error=error)
                 for error in stats.damaged]
     if not stats.levels:
@@ -319,16 +321,29 @@ def render(stats: Stats) -> str:
                         "{review})").format(export="hollywood-gin stats --export ID FILE",
                                             review="hollywood-gin stats --review ID")]
         status = {"playing": _("playing"), "abandoned": pgettext("match", "given up")}
-        for m in stats.recent:
+        outcomes = [({0: match_outcome(True), 1: match_outcome(False)}.get(m["winner"], "")
+                     if m["status"] == "finished" else status.get(m["status"], m["status"]))
+                    for m in stats.recent]
+        wide = max(len(o) for o in outcomes)  # the totals in line whatever the words
+        for m, outcome in zip(stats.recent, outcomes, strict=True):
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
-            outcome = ({0: match_outcome(True), 1: match_outcome(False)}.get(m["winner"], "")
-                       if m["status"] == "finished" else status.get(m["status"], m["status"]))
             assisted = " " + _("assisted") if m["assisted"] else ""
             hands = ngettext("{n} hand", "{n} hands", m["hands"]).format(n=m["hands"])
             at_level = _("level {n}").format(n=m["level"])
-            lines.append(f"  {m['id'][:8]}  {at_level}  {outcome:<9} {totals:>9}  "
+            lines.append(f"  {m['id'][:8]}  {at_level}  {outcome:<{wide}} {totals:>9}  "
                          f"{hands}{assisted}")
-    return "\n".join(lines)
+    if width is None:
+        return "\n".join(lines)
+    # a terminal of ``width`` columns: a long sentence wraps, under its own indent
+    out: list[str] = []
+    for text in lines:
+        if len(text) <= width:
+            out.append(text)
+            continue
+        indent = " " * (len(text) - len(text.lstrip()))
+        out += textwrap.wrap(text, width, subsequent_indent=indent + "  ",
+                             break_on_hyphens=False, break_long_words=False) or [""]
+    return "\n".join(out)
 
 
 def render_json(stats: Stats) -> str:
