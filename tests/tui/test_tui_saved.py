@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.app import App
 from textual.widgets import DataTable
 from tui_helpers import screen_text
@@ -115,6 +116,28 @@ def test_print_saved_is_a_plain_table(tmp_path: Path) -> None:
     out = io.StringIO()
     print_saved(store, out, "sheet")
     assert len(out.getvalue().splitlines()) == 2
+    store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "lt", "nb", "lo", "ha"])
+def test_the_saved_list_fits_an_80_column_terminal(tmp_path: Path, lang: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """81 to 105 columns in English, Afrikaans, Lithuanian, Norwegian and Hausa: past 80,
+    a row's last three columns go on an indented line under its first three."""
+    from rich.cells import cell_len
+
+    from hollywood_gin import i18n
+
+    monkeypatch.setenv("COLUMNS", "80")
+    store = _store(tmp_path)
+    _computer_match(store, 3)
+    _sheet(store, ("Alexandra Konstantina", "Bartholomew"), ["bartholomew 10"])
+    out = io.StringIO()
+    with i18n.using(lang):
+        print_saved(store, out)
+    lines = out.getvalue().splitlines()
+    assert all(cell_len(line) <= 80 for line in lines), lines
+    assert any("Alexandra Konstantina" in line for line in lines)
     store.close()
 
 

@@ -8,11 +8,13 @@ saved game as it was.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TextIO
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -165,10 +167,22 @@ def print_saved(store: Store, out: TextIO, kind: str | None = None) -> None:
     head = (_("id"), _("kind"), _("title"), _("rules"), _("score"), _("last played"))
     table = [head] + [(row.id[:8], kinds[row.kind], row.title, row.rules, row.score, row.when)
                       for row in rows]
-    widths = [max(len(line[i]) for line in table) for i in range(len(head))]
+    room = shutil.get_terminal_size((80, 24)).columns
+    # One line a row where the table fits the terminal; else its first three columns, and
+    # the rest under them, indented (81 to 105 columns in English, Afrikaans, Lithuanian,
+    # Norwegian and Hausa ran past 80)
+    parts = [range(6)]
+    if _table_width(table, parts[0]) > room:
+        parts = [range(3), range(3, 6)]
+    widths = [max(cell_len(line[i]) for line in table) for i in range(len(head))]
     for line in table:
-        out.write("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
-                  .rstrip() + "\n")
+        for n, part in enumerate(parts):
+            text = "  ".join(line[i] + " " * (widths[i] - cell_len(line[i])) for i in part)
+            out.write(("    " if n else "") + text.rstrip() + "\n")
+
+
+def _table_width(table: Sequence[Sequence[str]], part: range) -> int:
+    return sum(max(cell_len(line[i]) for line in table) for i in part) + 2 * (len(part) - 1)
 
 
 class ConfirmScreen(Worded, ModalScreen[bool]):
