@@ -178,3 +178,16 @@ def test_help_needs_no_optional_dependency() -> None:
                           check=False)
     assert done.returncode == 0, done.stderr
     assert "A♠ 2♠ 3♠" in done.stdout
+
+
+def test_melds_discard_wraps_a_long_language_line_keeping_each_meld_whole(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Lithuanian a line of `melds --discard` ran to 85 columns."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(["--lang", "lt", "melds", "As", "2s", "3s", "4h", "5h", "6h", "8d", "8c",
+                 "8h", "5c", "Kd", "--discard"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    text = " ".join(" ".join(lines).split())
+    assert "A♠ 2♠ 3♠ 4♥ 5♥ 6♥ 8♥ 8♦ 8♣" in text
+    assert not any(line.strip() in ("8♦ 8♣", "8♣") for line in lines), lines  # melds whole

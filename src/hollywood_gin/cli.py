@@ -22,6 +22,7 @@ import math
 import os
 import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -253,13 +254,19 @@ def _cmd_melds(args: argparse.Namespace) -> int:
                 "knock" if choice.deadwood <= args.knock_limit else "")
             rest = [c for c in cards if c != choice.card]
             layout = best_melds(rest)
-            melds = "  ".join(" ".join(c.pretty for c in m) for m in layout.melds) or "-"
+            # a meld's cards glued (no-break spaces) so that a wrapped line keeps it whole
+            melds = "  ".join("\u00a0".join(c.pretty for c in m) for m in layout.melds) or "-"
             # Translators: one line of `melds --discard`; {card:>4} is a card like 10♥
             # right-aligned in 4 columns, {n:>3} the deadwood in 3, {tag} "gin", "knock" or
             # nothing, {melds} the melds left (cards like 7♥ 8♥ 9♥).
-            print("  " + _("discard {card:>4}: deadwood {n:>3} {tag}  melds {melds}").format(
+            line = "  " + _("discard {card:>4}: deadwood {n:>3} {tag}  melds {melds}").format(
                 card=choice.card.pretty, n=choice.deadwood, tag=tags[tag].ljust(width),
-                melds=melds))
+                melds=melds)
+            # a long language's line wraps at the terminal's width, its rest indented
+            room = shutil.get_terminal_size((80, 24)).columns
+            print((line if len(line) <= room else "\n".join(textwrap.wrap(
+                line, room, subsequent_indent=" " * 6, break_on_hyphens=False)))
+                  .replace("\u00a0", " "))
         return 0
     layout = best_melds(cards)
     if args.json:
