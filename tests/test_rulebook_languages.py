@@ -46,3 +46,16 @@ def test_every_language_has_a_rule_book(lang: str) -> None:
     # it renders, in its language, for the default rules and a preset
     for rules in (Rules(), PRESETS["eaai"]):
         assert "R9.3" in rulebook.rule_book(rules, lang=lang)
+
+
+@pytest.mark.parametrize("lang", sorted(i18n.LANGUAGES))
+def test_the_printed_rule_book_fits_80_columns_its_table_wrapping_a_cell(lang: str) -> None:
+    """The options' table ran to 82-89 columns in Lao, Norwegian, Lithuanian and Hausa:
+    its widest column now wraps its cells, and every value is still there."""
+    from rich.cells import cell_len
+
+    text = rulebook.markdown_to_text(rulebook.rule_book(Rules(), lang=lang), width=80)
+    assert max(cell_len(line) for line in text.splitlines()) <= 80
+    words = set(text.split())
+    for name in ("knock_limit", "shutout_game_bonus", "R9.2"):
+        assert name in words or any(name in w for w in words), name

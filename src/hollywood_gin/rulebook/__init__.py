@@ -556,9 +556,19 @@ def markdown_to_text(markdown: str, width: int = 80) -> str:
                     for row in data]
             rows = [r for r in rows if not all(set(c) <= {"-", ":"} for c in r)]
             widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+            # wider than the terminal: the widest column wraps its cells (in Hausa,
+            # Lithuanian, Norwegian and Lao the options' table ran to 82-89 columns)
+            excess = 2 + sum(widths) + 2 * (len(widths) - 1) - width
+            if excess > 0:
+                widest = widths.index(max(widths))
+                widths[widest] = max(10, widths[widest] - excess)
             for n, row in enumerate(rows):
-                out.append("  " + "  ".join(c.ljust(widths[k]) for k, c in enumerate(row))
-                           .rstrip())
+                cells = [textwrap.wrap(c, widths[k], break_on_hyphens=False) or [""]
+                         for k, c in enumerate(row)]
+                for part in range(max(len(c) for c in cells)):
+                    out.append("  " + "  ".join(
+                        (c[part] if part < len(c) else "").ljust(widths[k])
+                        for k, c in enumerate(cells)).rstrip())
                 if n == 0:
                     out.append("  " + "  ".join("-" * x for x in widths))
         elif kind == "item":
