@@ -55,11 +55,11 @@ def checked_masks(masks: npt.ArrayLike) -> MaskArray:
         raise ValueError(f"hand masks must be integers, not {arr.dtype} values")
     if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
         raise ValueError(f"hand masks are 0 or more, not {int(arr.min())}")
-    out = arr.astype(np.uint64)
-    past = np.flatnonzero(out.reshape(-1) & ~_ALL_CARDS)
-    if past.size:
-        raise ValueError(f"hand mask {int(out.reshape(-1)[past[0]]):#x} (at {int(past[0])}) "
-                         "has bits past the 52 cards (card index suit * 13 + rank - 1)")
+    out = arr.astype(np.uint64, copy=False)
+    if (out > _ALL_CARDS).any():
+        at = int(np.flatnonzero(out.reshape(-1) > _ALL_CARDS)[0])
+        raise ValueError(f"hand mask {int(out.reshape(-1)[at]):#x} (at {at}) has bits past "
+                         "the 52 cards (card index suit * 13 + rank - 1)")
     return out
 
 
