@@ -429,6 +429,8 @@ def test_str_renders_table() -> None:
     assert "Game 3 won by Player 0, a shutout" in finished and "Match over" in finished
     assert sheet_of([(B, 100)] * 3).render(("Bob", "You")).endswith(
         "Match over: you win, result +960.")
+    # the seat called "You" is spoken to ("Game 1 won by You" read "Kai ya ci" in Hausa)
+    assert "You won game 1, a shutout" in sheet_of([(B, 100)] * 3).render(("Bob", "You"))
 
 
 @pytest.mark.parametrize("lang", ["en", "af", "lt", "nb", "lo", "ha"])

@@ -294,10 +294,15 @@ class ScoreSheet:
 
         lines = [row("", games, _("Total")), *(row(*r) for r in rows)]
         for n, column in enumerate(self._columns, 1):
-            if column.winner is not None:
+            if column.winner is None:
+                continue
+            if names[column.winner] in ("You", _("You")):  # spoken to, not of
+                text = (_("You won game {number}, a shutout") if column.shutout
+                        else _("You won game {number}"))
+            else:
                 text = (_("Game {number} won by {name}, a shutout") if column.shutout
                         else _("Game {number} won by {name}"))
-                lines.append(text.format(number=n, name=names[column.winner]))
+            lines.append(text.format(number=n, name=names[column.winner]))
         if self.finished:
             winner = self.winner
             if winner is None:
