@@ -394,6 +394,7 @@ def test_catalogue_json_gives_the_page_its_table_in_the_language(tmp_path: Path)
         "sheet.boxes": {"one": "{n} langelis", "few": "{n} langeliai", "other": "{n} langelių"},
     }
     assert data["plural_categories"] == ["one", "few", "other"]
+    assert data["decimal_mark"] == ","  # the page writes numbers as Python does
     assert str(data["plural_forms"]).startswith("nplurals=3;")
     assert json.loads(json.dumps(data)) == data
 

@@ -325,3 +325,15 @@ def test_R9_every_option_has_a_label_and_a_description_for_forms() -> None:
     assert len({o.label for o in OPTIONS}) == len(OPTIONS)
     with pytest.raises(RulesError, match="unknown rule option"):
         option("knocklimit")
+
+
+def test_R9_2_the_value_a_form_offers_for_a_played_option_is_valid_under_every_preset() -> None:
+    """Ticking "big gin is played" in the lobby filled in 1, which every preset refuses
+    (a big gin never earns less than gin's 25, R9.2)."""
+    from hollywood_gin.rules import OPTIONS
+
+    optional = [o for o in OPTIONS if o.kind == "optional_int"]
+    assert optional and all(o.offered is not None for o in optional)
+    for o in optional:
+        for rules in PRESETS.values():
+            rules.replace(**{o.name: o.offered})  # raises if it contradicts the preset

@@ -12,7 +12,12 @@ class CardParseError(HollywoodGinError):
 
 
 class RulesError(HollywoodGinError):
-    """A rule option has a value outside what the rule book (docs/rules.md) §9 allows."""
+    """A rule option has a value outside what the rule book (docs/rules.md) §9 allows;
+    ``option`` names the option to change (a form marks its field), where there is one."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalActionError(HollywoodGinError):

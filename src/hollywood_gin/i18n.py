@@ -400,6 +400,7 @@ def catalogue_json(lang: str, localedir: Path | None = None) -> dict[str, object
         "name": LANGUAGES.get(code, "pseudo"),
         "plural_forms": plural_forms,
         "plural_categories": list(categories),
+        "decimal_mark": DECIMAL_MARKS.get(code, "."),  # the page writes numbers as Python
         "messages": messages,
     }
 

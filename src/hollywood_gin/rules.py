@@ -44,7 +44,8 @@ class Rules:
     def __post_init__(self) -> None:
         def need(ok: bool, name: str, allowed: str) -> None:
             if not ok:
-                raise RulesError(f"rule {name}={getattr(self, name)!r} is invalid: {allowed}")
+                raise RulesError(f"rule {name}={getattr(self, name)!r} is invalid: {allowed}",
+                                 name)
 
         def is_int(name: str) -> bool:
             value = getattr(self, name)
@@ -83,17 +84,18 @@ class Rules:
         if self.oklahoma and self.knock_limit != 10:
             raise RulesError(_(
                 "rule oklahoma=on cannot go with knock_limit={limit}: under Oklahoma each "
-                "hand's upcard sets the knock limit (R5.1, R9.2)").format(limit=self.knock_limit))
+                "hand's upcard sets the knock limit (R5.1, R9.2)").format(limit=self.knock_limit),
+                "oklahoma")
         if self.shutout_game_bonus < self.game_bonus:
             raise RulesError(_(
                 "rule shutout_game_bonus={shutout} is smaller than game_bonus={game}: a shutout "
                 "never earns less than an ordinary win (R7.4, R9.2)").format(
-                    shutout=self.shutout_game_bonus, game=self.game_bonus))
+                    shutout=self.shutout_game_bonus, game=self.game_bonus), "shutout_game_bonus")
         if self.big_gin_bonus is not None and self.big_gin_bonus < self.gin_bonus:
             raise RulesError(_(
                 "rule big_gin_bonus={big} is smaller than gin_bonus={gin}: a big gin never "
                 "earns less than gin (R5.7, R9.2)").format(big=self.big_gin_bonus,
-                                                           gin=self.gin_bonus))
+                                                           gin=self.gin_bonus), "big_gin_bonus")
 
     @classmethod
     def preset(cls, name: str) -> Rules:
@@ -174,6 +176,7 @@ class Option:
     choices: tuple[str, ...] = ()
     label: str = ""  # a form field's short label (N_)
     description: str = ""  # one line on what it does (N_)
+    offered: int | None = None  # an optional number's value when a form switches it on
 
     @property
     def allowed(self) -> str:
@@ -211,11 +214,11 @@ class Option:
                 value = number
         if value is None and WHOLE_NUMBER.fullmatch(word) and len(word) > 12:  # not "1 or more"
             raise RulesError(_("rule {name}='{text}' is invalid: a number here has at most 12 "
-                               "digits").format(name=self.name, text=shortened(text, 24)))
+                               "digits").format(name=self.name, text=shortened(text, 24)),
+                             self.name)
         if value is None:
             raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
-                name=self.name, text=shortened(text, 24),
-                allowed=self.allowed))
+                name=self.name, text=shortened(text, 24), allowed=self.allowed), self.name)
         return value
 
     def format(self, value: Any) -> str:
@@ -235,7 +238,8 @@ OPTIONS: tuple[Option, ...] = (
            description=N_("What gin scores on top of the defender's deadwood.")),
     Option("big_gin_bonus", "R5.7", "optional_int", 1, None, label=N_("Big gin bonus"),
            description=N_("What big gin (eleven cards melded, no discard) scores on top of "
-                          "the defender's deadwood; none: big gin is not played.")),
+                          "the defender's deadwood; none: big gin is not played."),
+           offered=31),  # the sources' value (§9); 1 would be refused under gin's 25 (R9.2)
     Option("undercut_bonus", "R5.6", "int", 1, None, label=N_("Undercut bonus"),
            description=N_("What an undercut scores on top of the difference.")),
     Option("discard_taken_card", "R4.3", "bool", label=N_("Discard the taken card"),

@@ -152,6 +152,8 @@ def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
     page.wait_for_selector(".finished-tables .finished-table")
     assert "accuracy" in section.locator(".finished-table").inner_text()
     assert page.get_by_role("img", name="Your accuracy over time").count() == 1
+    # the chart's key is a list that wraps, not text drawn past the picture's edge
+    assert page.locator(".acc-key li").all_inner_texts() == ["Computer, level 1"]
     _fits(page, ".finished-tables")
     link = page.get_by_role("link", name="Review the match against Computer, level 1")
     assert link.get_attribute("href") == f"/review/{finished['table']}"
@@ -166,11 +168,13 @@ def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["lt", "lo"])
 def test_the_review_writes_numbers_with_the_language_decimal_mark(
-        browser: Any, web: Server, finished: dict[str, Any]) -> None:
-    """In Lithuanian the losses read "7,5", as the terminal writes them, not "7.5"."""
+        browser: Any, web: Server, finished: dict[str, Any], lang: str) -> None:
+    """In Lithuanian the losses read "7,5", as the terminal writes them, not "7.5"; in Lao
+    too, which Chromium's Intl does not know (it wrote "7.5")."""
     context, page, errors = _page(browser, web, DESKTOP, finished,
-                                  f"/review/{finished['table']}?lang=lt")
+                                  f"/review/{finished['table']}?lang={lang}")
     page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
     texts = page.locator(".panel.review td").all_inner_texts()
     numbers = [text for text in texts if any(ch.isdigit() for ch in text)]

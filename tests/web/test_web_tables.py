@@ -189,6 +189,7 @@ def test_the_rules_api_describes_every_option_and_preset(server: Server) -> None
         assert (served["kind"], served["rule"], served["choices"]) == (
             o.kind, o.rule, list(o.choices))
         assert served["default"] == getattr(Rules(), o.name)
+        assert served["offered"] == o.offered
     assert described["presets"] == {n: r.to_dict() for n, r in PRESETS.items()}
 
 
@@ -215,6 +216,22 @@ def test_rules_out_of_bounds_are_refused_by_option(server: Server, rules: Any, c
     assert answer.status_code == 400
     body = answer.json()
     assert (body["code"], body.get("option")) == (code, option)
+
+
+@pytest.mark.parametrize("lang", ["lt", "ha"])
+def test_a_contradiction_names_its_option_in_every_language(server: Server, lang: str) -> None:
+    """The option was found by reading "rule oklahoma=" in the English words: in any other
+    language the form could not mark the field (a QA pass of the lobby)."""
+    import httpx2
+
+    answer = httpx2.post(server.base + "/api/tables", json={
+        "opponent": "friend", "rules": {"oklahoma": True, "knock_limit": 7}},
+        headers={"origin": server.origin, "accept-language": lang}, timeout=10,
+        trust_env=False)
+    body = answer.json()
+    assert answer.status_code == 400 and (body["code"], body.get("option")) == (
+        "rules", "oklahoma")
+    assert "R9.2" in body["error"] and "cannot go with" not in body["error"]
 
 
 def test_the_api_refuses_in_its_own_shape_and_short(server: Server) -> None:

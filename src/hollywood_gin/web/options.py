@@ -102,7 +102,7 @@ def _option_json(option: Option) -> dict[str, Any]:
         high = MAX_RULE_VALUE
     return {"name": option.name, "rule": option.rule, "kind": option.kind, "low": option.low,
             "high": high, "choices": list(option.choices),
-            "default": getattr(Rules(), option.name),
+            "default": getattr(Rules(), option.name), "offered": option.offered,
             "label": _(option.label) if option.label else option.name,
             "description": _(option.description) if option.description else ""}
 
@@ -165,6 +165,5 @@ def rules_from(preset: object, overrides: object) -> Rules:
                              f"or bounds", option=name)
     try:
         return base.replace(**overrides)
-    except RulesError as exc:
-        named = next((o.name for o in OPTIONS if f"rule {o.name}=" in str(exc)), None)
-        raise TableError(400, "rules", str(exc), option=named) from None
+    except RulesError as exc:  # the option it names, whatever the language of its words
+        raise TableError(400, "rules", str(exc), option=exc.option) from None

@@ -3,7 +3,7 @@
 // drawn as SVG here with a table for screen readers.
 
 import { el, post } from "./dom.js";
-import { ago, t } from "./i18n.js";
+import { ago, displayName, t } from "./i18n.js";
 import { savedTables, tokenOf } from "./seats.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -28,7 +28,7 @@ export function accuracyChart(points) {
   const left = 30;
   const right = 8;
   const top = 10;
-  const bottom = 20;
+  const bottom = 8;
   const times = points.map((p) => p.when);
   const t0 = Math.min(...times);
   const t1 = Math.max(...times);
@@ -53,6 +53,9 @@ export function accuracyChart(points) {
     if (!series.has(p.series)) series.set(p.series, []);
     series.get(p.series).push(p);
   });
+  // The key under the chart, as a list that wraps: in the picture, a fourth series ran
+  // past its edge.
+  const key = el("ul", "acc-key");
   [...series.entries()].forEach(([name, list], i) => {
     const colour = COLOURS[i % COLOURS.length];
     if (list.length > 1) {
@@ -60,11 +63,11 @@ export function accuracyChart(points) {
         stroke: colour }));
     }
     list.forEach((p) => root.append(svg("circle", { cx: x(p.when), cy: y(p.accuracy), r: 4, fill: colour })));
-    const legend = svg("text", { x: left + 6 + i * 120, y: H - 5, class: "acc-legend", fill: colour });
-    legend.textContent = name;
-    root.append(legend);
+    const item = el("li", "", name);
+    item.style.color = colour;
+    key.append(item);
   });
-  figure.append(root);
+  figure.append(root, key);
   const table = el("table");
   table.append(el("caption", "", t("lobby.accuracy_title")));
   [...points].sort((a, b) => a.when - b.when).forEach((p) => {
@@ -96,7 +99,7 @@ export function finishedTables() {
     out.tables.forEach((info) => {
       if (info.gone || info.status !== "finished") return;
       const name = info.opponent === "computer" ? t("lobby.vs_computer", { level: info.level })
-        : info.names[1 - info.seat];
+        : displayName(info.names[1 - info.seat]);
       const li = el("li", "finished-table");
       li.dataset.table = info.table;
       const text = el("div", "info");

@@ -410,6 +410,7 @@ const PSEUDO = "qps"; // the tests' pseudo-locale: never offered, accepted when 
 const STORE_KEY = "hg.lang";
 
 let LANG = "en";
+let decimalMark = ".";
 let plurals = new Intl.PluralRules("en");
 let catalogue = EN;
 
@@ -435,14 +436,20 @@ export function startLanguage() {
 export async function useLanguage(lang) {
   if (!(lang in LANGUAGES) && lang !== PSEUDO) lang = "en";
   let messages = {};
+  let mark = ".";
   if (lang !== "en") {
     try {
       const res = await fetch(`/i18n/${lang}.json`);
-      if (res.ok) messages = (await res.json()).messages || {};
+      if (res.ok) {
+        const data = await res.json();
+        messages = data.messages || {};
+        mark = data.decimal_mark || ".";
+      }
     } catch {
       messages = {};
     }
   }
+  decimalMark = mark;
   LANG = lang;
   plurals = new Intl.PluralRules(intlLocale(lang));
   setCatalogue(messages);
@@ -451,11 +458,10 @@ export async function useLanguage(lang) {
 }
 
 /** `x` with `digits` decimals, in the language's own decimal mark ("9,8" in Lithuanian, as
- * the terminal writes it: i18n.DECIMAL_MARKS in Python). */
+ * the terminal writes it): the server's catalogue names the mark (i18n.DECIMAL_MARKS),
+ * since the browser's Intl may not know the language (Chromium has no Lao numbers). */
 export function decimal(x, digits = 1) {
-  return new Intl.NumberFormat(intlLocale(LANG), {
-    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
-  }).format(x);
+  return Number(x).toFixed(digits).replace(".", decimalMark);
 }
 
 /** Keep `lang` as this browser's choice (every page, every table, next time too). */

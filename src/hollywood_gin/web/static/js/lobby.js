@@ -139,7 +139,7 @@ class RulesForm {
       else if (o.kind === "optional_int") {
         input.played.checked = v !== null;
         input.disabled = v === null;
-        input.value = v === null ? String(o.default ?? o.low ?? 1) : String(v);
+        input.value = v === null ? String(o.offered ?? o.default ?? o.low ?? 1) : String(v);
       } else input.value = String(v);
     });
     this.clearErrors();
