@@ -88,7 +88,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         for stored in matches:
             try:
                 if stored.kind == "keeper":  # a score keeper's sheet: hands, not actions
-                    from .tui.keeping import KeptSheet
+                    from .tui.kept_sheet import KeptSheet
 
                     actions += len(KeptSheet(store, store.load(stored.id)).hands)
                 else:

@@ -30,11 +30,11 @@ from hollywood_gin.tui.keeping import (
     EntryError,
     EntryQuestion,
     HandEntry,
-    KeptSheet,
     hand_points,
     parse_entry,
     point_ranges,
 )
+from hollywood_gin.tui.kept_sheet import KeptSheet
 from hollywood_gin.tui.saved import SavedGamesScreen
 
 NAMES = ("Alexandra", "Bob")

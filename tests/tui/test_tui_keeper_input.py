@@ -21,7 +21,8 @@ from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.store import Store, StoreConflict
 from hollywood_gin.tui.commands import _names
 from hollywood_gin.tui.keeper import KeeperApp
-from hollywood_gin.tui.keeping import EntryError, HandEntry, KeptSheet, hand_points, parse_entry
+from hollywood_gin.tui.keeping import EntryError, HandEntry, hand_points, parse_entry
+from hollywood_gin.tui.kept_sheet import KeptSheet
 
 NAMES = ("Alexandra", "Bob")
 CLASSIC = PRESETS["classic"]

@@ -16,7 +16,8 @@ from tui_helpers import screen_text
 
 from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.store import Store
-from hollywood_gin.tui.keeping import KeptSheet, parse_entry
+from hollywood_gin.tui.keeping import parse_entry
+from hollywood_gin.tui.kept_sheet import KeptSheet
 from hollywood_gin.tui.saved import (
     NEW,
     ConfirmScreen,

@@ -38,11 +38,11 @@ from .keeping import (
     EntryError,
     EntryQuestion,
     HandEntry,
-    KeptSheet,
     entry_examples,
     entry_how,
     parse_entry,
 )
+from .kept_sheet import KeptSheet
 from .rulewords import preset_label
 from .saved import NEW, SavedGamesScreen, saved_rows
 from .widgets import ClickThrough, WordedScreen, fit_header, quit_hint
