@@ -33,10 +33,25 @@ from .i18n import N_, _, ngettext
 from .melds import best_melds, discard_choices
 from .rules import OPTIONS, PRESETS, WHOLE_NUMBER, Rules
 
-__all__ = ["COMMAND_EXTRAS", "EXTRA_MODULES", "LAYER_COMMANDS", "CommandParser",
-           "add_rules_arguments", "build_parser", "check_writable", "main", "number",
-           "rules_given", "rules_of", "speak_argparse", "start_language", "whole",
-           "writable_file"]
+__all__ = [
+    "COMMAND_EXTRAS",
+    "EXTRA_MODULES",
+    "LAYER_COMMANDS",
+    "CommandParser",
+    "add_rules_arguments",
+    "build_parser",
+    "check_writable",
+    "main",
+    "number",
+    "rules_given",
+    "rules_of",
+    "speak_argparse",
+    "start_language",
+    "terminal_width",
+    "whole",
+    "wrap_line",
+    "writable_file",
+]
 
 #: Modules of the layers that add subcommands, each with ``register(subparsers)``.  They
 #: import only the standard library and the core at import time; a command imports its
@@ -211,6 +226,22 @@ def picture_file(text: str) -> str:
     return writable_file(text)
 
 
+def terminal_width() -> int:
+    """The columns of the terminal the output goes to (80 when it is not one)."""
+    return shutil.get_terminal_size((80, 24)).columns
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """One line as lines of at most ``width`` columns, broken at spaces (a card, a word
+    and a number stay whole, as does what no-break spaces glue), the rest indented two
+    past the line's own indent."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip(" "))]
+    return textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
+                         break_on_hyphens=False, drop_whitespace=True) or [line]
+
+
 def _cards_json(cards: Sequence[Card]) -> list[str]:
     return [c.text for c in cards]
 
@@ -263,10 +294,7 @@ def _cmd_melds(args: argparse.Namespace) -> int:
                 card=choice.card.pretty, n=choice.deadwood, tag=tags[tag].ljust(width),
                 melds=melds)
             # a long language's line wraps at the terminal's width, its rest indented
-            room = shutil.get_terminal_size((80, 24)).columns
-            print((line if len(line) <= room else "\n".join(textwrap.wrap(
-                line, room, subsequent_indent=" " * 6, break_on_hyphens=False)))
-                  .replace("\u00a0", " "))
+            print("\n".join(wrap_line(line, terminal_width())).replace("\u00a0", " "))
         return 0
     layout = best_melds(cards)
     if args.json:

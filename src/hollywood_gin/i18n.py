@@ -50,6 +50,7 @@ __all__ = [
     "best_match",
     "catalogue_json",
     "choose_language",
+    "is_you",
     "language",
     "local_number",
     "ngettext",
@@ -157,6 +158,12 @@ def N_plural(singular: str, plural: str) -> tuple[str, str]:
 def language() -> str:
     """The code of the language in force here (``en`` for a catalogue set by hand)."""
     return _active().lang
+
+
+def is_you(name: str) -> bool:
+    """The seat named "You" (as the terminal game saves its player, or in the language in
+    force) is spoken to in the second person."""
+    return name in ("You", _("You"))
 
 
 #: The decimal mark of each language that does not write a point (CLDR's).

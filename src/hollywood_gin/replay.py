@@ -10,7 +10,7 @@ from typing import Any
 from .actions import Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from .cards import CARDS, Card
 from .hand import Hand, HandResult
-from .i18n import _, ngettext
+from .i18n import _, is_you, ngettext
 from .record import loads_record, players_of_record, read_record_file
 from .sheet import ScoreSheet
 
@@ -43,15 +43,10 @@ def _cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return " ".join(c.pretty for c in cards)
 
 
-def _you(name: str) -> bool:
-    """A seat named "You" (as the terminal game saves the player's own) is spoken to."""
-    return name in ("You", _("You"))
-
-
 def say_about(name: str, you: str, other: str, **values: object) -> str:
     """One sentence about ``name``: ``you`` in the second person ("You take 4♥") for the
     player's own seat, else ``other`` in the third ("Bob takes 4♥")."""
-    return (you if _you(name) else other).format(name=name, **values)
+    return (you if is_you(name) else other).format(name=name, **values)
 
 
 def describe_result(result: HandResult, names: tuple[str, str], *,

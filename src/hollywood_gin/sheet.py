@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import HollywoodGinError
-from .i18n import _, ngettext
+from .i18n import _, is_you, ngettext
 from .rules import Rules
 
 __all__ = ["Column", "Pair", "ScoreSheet", "SheetEntry", "SheetError"]
@@ -296,7 +296,7 @@ class ScoreSheet:
         for n, column in enumerate(self._columns, 1):
             if column.winner is None:
                 continue
-            if names[column.winner] in ("You", _("You")):  # spoken to, not of
+            if is_you(names[column.winner]):  # spoken to, not of
                 text = (_("You won game {number}, a shutout") if column.shutout
                         else _("You won game {number}"))
             else:
@@ -307,7 +307,7 @@ class ScoreSheet:
             winner = self.winner
             if winner is None:
                 lines.append(_("Match over: drawn."))
-            elif names[winner] in ("You", _("You")):
+            elif is_you(names[winner]):
                 lines.append(_("Match over: you win, result {result:+d}.").format(
                     result=self.result))
             else:

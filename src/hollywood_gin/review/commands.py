@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from ..cli import database_url, whole
+from ..cli import database_url, terminal_width, whole
 from ..errors import HollywoodGinError
 from ..i18n import _
 
@@ -59,7 +58,7 @@ def print_saved_review(match_id: str, db: str | None, *, player: int = 0,
 
 def _columns() -> int:
     """The terminal's width (80 when the output is not a terminal), 40 at the least."""
-    return max(40, shutil.get_terminal_size((80, 24)).columns)
+    return max(40, terminal_width())
 
 
 def _for_people(review: MatchReview) -> MatchReview:

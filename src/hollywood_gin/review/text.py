@@ -4,13 +4,13 @@ cards show with their suit symbols."""
 from __future__ import annotations
 
 import sys
-import textwrap
 import time
 from typing import TextIO
 
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
-from ..i18n import N_, _, local_number, ngettext
+from ..cli import wrap_line
+from ..i18n import N_, _, is_you, local_number, ngettext
 from ..melds import deadwood
 from ..replay import say_about
 from .grades import GROUPS, Grade
@@ -160,7 +160,7 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None,
     names = review.names
     who = names[review.player]
     every = len(review.hands) == 1 if every_decision is None else every_decision
-    if who in ("You", _("You")):  # the terminal game's own name for its player
+    if is_you(who):  # the terminal game's own name for its player
         lines = [_("Review of your decisions (player {number})").format(number=review.player)]
     else:
         lines = [_("Review of {player}'s decisions (player {number})").format(
@@ -195,17 +195,7 @@ def render_match(review: MatchReview, *, every_decision: bool | None = None,
     if not every and len(review.hands) > 1:
         lines += ["", _("See every decision of a hand with --hand K.")]
     text = "\n".join(lines)  # a decision is several lines already
-    return "\n".join(wrapped for line in text.split("\n") for wrapped in _wrap(line, width))
-
-
-def _wrap(line: str, width: int) -> list[str]:
-    """One line as lines of at most ``width`` columns, broken at spaces (a card, a word
-    and a number stay whole), the rest indented two past the line's own indent."""
-    if len(line) <= width:
-        return [line]
-    indent = line[:len(line) - len(line.lstrip(" "))]
-    return textwrap.wrap(line, width, subsequent_indent=indent + "  ", break_long_words=False,
-                         break_on_hyphens=False, drop_whitespace=True) or [line]
+    return "\n".join(wrapped for line in text.split("\n") for wrapped in wrap_line(line, width))
 
 
 class ReviewProgress:

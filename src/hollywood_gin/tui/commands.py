@@ -8,7 +8,6 @@ and ``hollywood-gin --help`` works without them.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from typing import Any
 
@@ -20,6 +19,7 @@ from ..cli import (
     picture_file,
     rules_given,
     rules_of,
+    terminal_width,
     whole,
 )
 from ..errors import HollywoodGinError
@@ -123,7 +123,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
                   .format(n=count, path=args.plot))
             return 0
         print(render_json(stats) if args.json
-              else render(stats, width=shutil.get_terminal_size((80, 24)).columns))
+              else render(stats, width=terminal_width()))
     finally:
         store.close()
     return 0

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ..cards import Card
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _, is_you, ngettext
 from ..melds import best_melds
 from .look import (
     GLUE,
@@ -25,7 +25,6 @@ from .look import (
     cards_ink,
     entry_words,
     glued,
-    is_you,
     meld_ink,
     result_headline,
     sheet_table,

@@ -22,7 +22,7 @@ from rich.text import Text
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card, Suit
 from ..hand import HandResult
-from ..i18n import _, ngettext
+from ..i18n import _, is_you, ngettext
 from ..rules import Rules
 from ..sheet import Column, ScoreSheet, SheetEntry
 from .rulewords import sheet_caption
@@ -37,7 +37,6 @@ __all__ = [
     "entry_words",
     "face_colour",
     "glued",
-    "is_you",
     "meld_ink",
     "natural_width",
     "result_headline",
@@ -194,11 +193,6 @@ def meld_ink(meld: Sequence[Card], four_colour: bool = False) -> Text:
     out.append_text(cards_ink(meld, four_colour))
     out.append("]", style="dim")
     return out
-
-
-def is_you(name: str) -> bool:
-    """The seat named "You" (in the language in force) is spoken to in the second person."""
-    return name in ("You", _("You"))
 
 
 def action_words(name: str, action: Action, taken: Card | None = None, *,

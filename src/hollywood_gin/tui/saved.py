@@ -8,7 +8,6 @@ saved game as it was.
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from textual.coordinate import Coordinate
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
+from ..cli import terminal_width
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext
 from ..replay import player_name
@@ -167,7 +167,7 @@ def print_saved(store: Store, out: TextIO, kind: str | None = None) -> None:
     head = (_("id"), _("kind"), _("title"), _("rules"), _("score"), _("last played"))
     table = [head] + [(row.id[:8], kinds[row.kind], row.title, row.rules, row.score, row.when)
                       for row in rows]
-    room = shutil.get_terminal_size((80, 24)).columns
+    room = terminal_width()
     # One line a row where the table fits the terminal; else its first three columns, and
     # the rest under them, indented (81 to 105 columns in English, Afrikaans, Lithuanian,
     # Norwegian and Hausa ran past 80)

@@ -10,11 +10,11 @@ reviewed here).  The person is player 0 in every stored match against the comput
 from __future__ import annotations
 
 import json
-import textwrap
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cli import wrap_line
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext, pgettext
 from ..record import save_record
@@ -335,15 +335,7 @@ def render(stats: Stats, width: int | None = None) -> str:
     if width is None:
         return "\n".join(lines)
     # a terminal of ``width`` columns: a long sentence wraps, under its own indent
-    out: list[str] = []
-    for text in lines:
-        if len(text) <= width:
-            out.append(text)
-            continue
-        indent = " " * (len(text) - len(text.lstrip()))
-        out += textwrap.wrap(text, width, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=False) or [""]
-    return "\n".join(out)
+    return "\n".join(wrapped for text in lines for wrapped in wrap_line(text, width))
 
 
 def render_json(stats: Stats) -> str:
