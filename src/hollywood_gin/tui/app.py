@@ -27,7 +27,7 @@ from .. import settings
 from ..errors import HollywoodGinError
 from ..i18n import _
 from ..rules import PRESETS, Rules
-from ..store import Store
+from ..store import Store, StoreError
 from .dialogs import HelpScreen, PileScreen, RulesScreen
 from .game import GameScreen
 from .handend import HandEndScreen, MatchEndScreen
@@ -256,6 +256,10 @@ class GinApp(App[None]):
         except ImportError as exc:
             self.game.say(_("The computer players are not installed: {error}").format(
                 error=exc), error=True)
+            return
+        except StoreError as exc:  # a full disk, a read-only games file
+            self.game.say(_("The match could not be started: {error}").format(error=exc),
+                          error=True)
             return
         self.level, self.rules = choice.level, choice.rules
         self.seed = None  # a seed given on the command line deals the first match only

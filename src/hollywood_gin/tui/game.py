@@ -21,13 +21,13 @@ from ..errors import HollywoodGinError, IllegalActionError
 from ..hand import HandResult, Phase
 from ..i18n import N_, _, ngettext
 from ..melds import discard_choices
-from ..store import StoreConflict
+from ..store import StoreConflict, StoreError
 from .dialogs import HelpScreen, PileScreen
 from .handend import HandEndScreen, MatchEndScreen
 from .session import HUMAN, GameSession
 from .table import AID_BUTTONS, KEY_NAMES, KEYS, PLAY_BUTTONS, TableScreen, button_label
 from .widgets import CardWidget
-from .words import hint_words, knock_options, legal_now, refusal, sentence
+from .words import hint_words, knock_options, legal_now, not_saved, refusal, sentence
 
 __all__ = ["GameScreen"]
 
@@ -178,7 +178,13 @@ class GameScreen(TableScreen):
         if session.match.finished:
             self.app.push_screen(MatchEndScreen(session), self._after_match_end)
             return
-        session.next_hand()
+        try:
+            session.next_hand()
+        except StoreError as exc:  # nothing was dealt: the hand's end comes back, saying why
+            self.app.bell()
+            self.app.push_screen(HandEndScreen(session, self.gin_app.four_colour,
+                                               notice=not_saved(exc)), self._after_hand_end)
+            return
         self.selected = self.hinted = self.new_card = None
         self.say("")
         self.proceed()
@@ -221,6 +227,9 @@ class GameScreen(TableScreen):
             return None
         except StoreConflict:
             self.gin_app.reload_match(session.id)
+            return None
+        except StoreError as exc:  # the store commits before the game moves: nothing changed
+            self.refuse(not_saved(exc))
             return None
         drawn = set(session.view().hand) - set(view.hand)
         self.new_card = next(iter(drawn)) if drawn else None
@@ -390,7 +399,11 @@ class GameScreen(TableScreen):
             return
         finally:
             self.hinting = False
-        if session is not self.session or not session.give_hint(position):
+        try:
+            if session is not self.session or not session.give_hint(position):
+                return
+        except StoreError as exc:  # not counted, so not shown: a hint always counts
+            self.refuse(not_saved(exc))
             return
         card = action.card if isinstance(action, (Discard, Knock)) else None
         self.hinted = card

@@ -199,6 +199,7 @@ class HandEndScreen(_EndScreen):
     HandEndScreen #buttons { align-horizontal: center; margin-top: 1; dock: bottom;
                           grid-gutter: 0 1; }
     HandEndScreen #buttons Button { min-width: 0; }
+    HandEndScreen #notice { height: auto; margin-top: 1; color: $error; text-style: bold; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         # Translators: key hints in the footer of the hand's end (short).
@@ -207,10 +208,12 @@ class HandEndScreen(_EndScreen):
         Binding("v", "close('review')", N_("review")),
     ]
 
-    def __init__(self, session: GameSession, four: bool) -> None:
+    def __init__(self, session: GameSession, four: bool, notice: str = "") -> None:
+        """``notice``: why the next hand was not dealt (it could not be saved)."""
         super().__init__()
         self._session = session
         self._four = four
+        self._notice = notice
 
     def compose(self) -> ComposeResult:
         session = self._session
@@ -227,11 +230,22 @@ class HandEndScreen(_EndScreen):
                 # The whole width for the words (beside the sheet, at 80 columns, they had
                 # a third of it and ran past the screen's foot).
                 yield Static(hand_end_points(session), id="points")
+            if self._notice:  # below the body, in sight with the buttons
+                yield Static(self._notice, id="notice")
             with ButtonFlow(id="buttons"):
                 label = _("See the match result (Enter)") if last else _("Next hand (Enter)")
                 yield Button(label, variant="primary", id="next", compact=True)
                 # No undo here: the hand's end has shown the cards (TUI session._undo).
                 yield Button(_("Review (v)"), id="review", compact=True)
+
+    def leave(self) -> int:
+        notices = self.query("#notice")
+        return super().leave() + sum(n.outer_size.height for n in notices)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self._notice:  # its height is known once drawn
+            self.call_after_refresh(self.fit)
 
     def action_enter_default(self) -> None:
         self.dismiss("next")

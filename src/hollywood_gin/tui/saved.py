@@ -28,7 +28,7 @@ from ..errors import HollywoodGinError
 from ..i18n import _, ngettext
 from ..replay import player_name
 from ..sheet import ScoreSheet, SheetError
-from ..store import Store, StoredMatch
+from ..store import Store, StoredMatch, StoreError
 from .rulewords import preset_label
 from .widgets import ButtonFlow, Worded
 
@@ -391,8 +391,12 @@ class SavedGamesScreen(Worded, ModalScreen[str | None]):
             self.query_one("#rows", DataTable).focus()  # the arrows move on the rows again
             if not yes:
                 return
-            if abandon(store, row.id):
-                self.abandoned.append(row.id)
+            try:
+                if abandon(store, row.id):
+                    self.abandoned.append(row.id)
+            except StoreError as exc:  # not saved: the row stays, unabandoned
+                self.notify(_("Not abandoned: {error}").format(error=exc), severity="error")
+                return
             self.rows = [r for r in self.rows if r.id != row.id]
             self._fill()
             self.notify(_("Abandoned: {title}").format(title=row.title))

@@ -252,9 +252,10 @@ class GameSession:
     def next_hand(self) -> None:
         """Deal the next hand once the person has seen the end of this one (R3.1)."""
         if self.hand.is_over and not self.match.finished:
+            dealt = self.hand_number + 1
+            self.store.set_meta(self.id, dealt=dealt)  # saved first: a refusal deals nothing
             self.match.next_hand()
-            self.pm.meta["dealt"] = self.hand_number
-            self.store.set_meta(self.id, dealt=self.hand_number)
+            self.pm.meta["dealt"] = dealt
             self._reset_bot()
 
     def _deal_up_to(self, hands: int) -> None:
@@ -346,8 +347,8 @@ class GameSession:
 
     def _mark_assisted(self, counter: str) -> None:
         count = int(self.pm.meta.get(counter, 0)) + 1
-        self.pm.meta.update({"assisted": True, counter: count})
         self.store.set_meta(self.id, assisted=True, **{counter: count})
+        self.pm.meta.update({"assisted": True, counter: count})
 
     def abandon(self) -> None:
         """Give up this match: it is no longer offered for resuming."""

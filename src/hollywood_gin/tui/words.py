@@ -57,6 +57,12 @@ def sentence(text: str) -> str:
     return text if text.endswith((".", ")", "!", "?")) else text + "."
 
 
+def not_saved(error: Exception) -> str:
+    """Why a step was refused when the store could not save it (a full disk, a read-only
+    file): the game saves before it moves, so nothing changed."""
+    return _("Not saved, so nothing changed: {error}").format(error=error)
+
+
 def action_name(action: Action, *, gin: bool = False) -> str:
     """The action as the person would say it: "discard 10♣", "pass the upcard"; ``gin``:
     a knock that leaves no deadwood is said as gin."""
