@@ -152,6 +152,8 @@ def test_a_bad_command_is_one_line_too(capsys: pytest.CaptureFixture[str],
 @pytest.mark.parametrize(("argv", "message"), [
     (["melds", "--knock-limit", "99", "As"], "it must be a whole number from 0 to 10, not '99'"),
     (["melds", "As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs"], "give 1 to 11 cards"),
+    # it tags --discard's lines only: alone it used to be taken and do nothing
+    (["melds", "--knock-limit", "5", "As 2s 3s"], "--knock-limit tags the discards of"),
     (["play", "--delay", "-1"], "it must be a number from 0 to 10, not '-1'"),
     (["play", "--level", "9"], "level must be 1 to 5, not 9"),
     (["arena", "random", "random", "--hands", "0"], "it must be a whole number, 1 or more"),

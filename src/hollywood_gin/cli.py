@@ -252,6 +252,10 @@ def _cmd_melds(args: argparse.Namespace) -> int:
         # a hand holds 10 cards, 11 after drawing; the solver's time grows fast past that
         raise HollywoodGinError(_("give 1 to 11 cards (a hand holds 10, or 11 after drawing), "
                                   "not {n}").format(n=len(cards)))
+    if args.knock_limit is not None and not args.discard:
+        raise HollywoodGinError(_("--knock-limit tags the discards of --discard: give both"))
+    if args.knock_limit is None:
+        args.knock_limit = 10
     if args.discard:
         if len(cards) != 11:
             raise HollywoodGinError(
@@ -439,7 +443,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                            cards="As 10h Kd", joined="'As,Th,Kd'"))
     melds.add_argument("--discard", action="store_true",
                        help=_("rank the discards of an 11-card hand"))
-    melds.add_argument("--knock-limit", type=whole(0, 10), default=10, metavar="0-10",
+    melds.add_argument("--knock-limit", type=whole(0, 10), default=None, metavar="0-10",
                        help=_("knock limit (R5.1), 0 to 10; default 10"))
     melds.add_argument("--json", action="store_true", help=_("print JSON for scripts"))
     melds.set_defaults(func=_cmd_melds)
