@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 from tui_helpers import play_out, settle
 
 from hollywood_gin.actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
+from hollywood_gin.cards import Card
 from hollywood_gin.errors import IllegalActionError
 from hollywood_gin.hand import HandView, Phase
 from hollywood_gin.rules import Rules
@@ -214,6 +215,54 @@ def test_undo_never_takes_back_a_draw_from_the_stock(store: Store) -> None:
     assert not session.can_undo
 
 
+def test_undo_never_shows_a_card_of_his_hand(store: Store) -> None:
+    """R3.4: his hand is his secret.  The person passed, the computer took the upcard and
+    threw K♥: taking the pass back would let him play the hand again knowing K♥ was the
+    computer's (a QA pass found it).  The refusal names the card and changes nothing."""
+    s = GameSession.new(store, level=3, rules=Rules(), seed=5, first_dealer=COMPUTER)
+    s.act(Pass())
+    _computer_until(s, lambda g: g.human_to_act)
+    assert list(s.hand.history[1:]) == [(COMPUTER, TakeUpcard()),
+                                        (COMPUTER, Discard(Card.parse("Kh")))]
+    count, view = s.pm.action_count, s.view()
+    assert not s.can_undo
+    with pytest.raises(IllegalActionError, match="the computer has since thrown K♥ from its "
+                                                 "hand, which showed it held it"):
+        s.undo()
+    assert s.pm.action_count == count and s.view() == view and not s.assisted
+
+
+def test_undo_may_cross_a_throw_of_a_card_known_his(store: Store) -> None:
+    """The card he threw after the person's move was one he had taken from the pile: it
+    was known his (R4.4), the throw showed nothing, and the undo takes both back."""
+    s = GameSession.new(store, level=1, rules=Rules(), seed=0, first_dealer=COMPUTER)
+    script: list[Action] = [Pass(), DrawStock()]
+    while True:
+        if s.computer_to_act:
+            s.computer_act(s.computer_choice())
+            continue
+        view = s.view()
+        if view.phase is Phase.OFFER:
+            s.act(Pass())
+        elif view.phase is Phase.DRAW:
+            s.act(TakeDiscard() if TakeDiscard() in view.legal_actions and len(script) % 3 == 0
+                  else DrawStock())
+            script.append(DrawStock())
+        else:
+            mark = s.pm.action_count
+            s.act([a for a in view.legal_actions if isinstance(a, Discard)][-1])
+            _computer_until(s, lambda g: g.human_to_act or g.hand.is_over)
+            assert not s.hand.is_over, "the position was not reached"
+            after = s.hand.history[len(s.hand.history) - (s.pm.action_count - mark - 1):]
+            picked = {m.taken for m in s.moves()[:mark] if m.player == COMPUTER}
+            if [type(a) for _p, a in after] == [TakeDiscard, Discard] and \
+                    after[1][1].card in picked:
+                break
+    assert s.can_undo
+    s.undo()
+    assert s.pm.action_count == mark and s.view().phase is Phase.DISCARD
+
+
 def test_undo_never_crosses_a_stock_card_the_computer_threw(store: Store) -> None:
     """The computer drew from the stock and threw that card: the person has seen the
     stock's top of that moment, so taking the moves back to before it (his discard, his
@@ -243,7 +292,10 @@ def test_undo_never_crosses_a_stock_card_the_computer_threw(store: Store) -> Non
         brought = s.hand.deck[21 + draws]
         assert brought in s.hand.cards_of(COMPUTER) or moves[1][1] == Discard(brought)
         if moves[1][1] != Discard(brought):
-            assert s.can_undo  # a stock card he kept is not shown: the undo stands
+            # the stock card he kept is not shown; the card he threw instead blocks the
+            # undo unless it was known his (test_undo_never_shows_a_card_of_his_hand)
+            picked = {m.taken for m in s.moves()[:mark] if m.player == COMPUTER}
+            assert s.can_undo == (moves[1][1].card in picked)
             continue
         found += 1
         count, hand = s.pm.action_count, s.view().hand

@@ -38,7 +38,7 @@ def _help_keys() -> tuple[tuple[str, str], ...]:
         ("k", _("knock (chosen or best card)")),
         ("g", _("gin")),
         ("h", _("hint: the expert's move, why")),
-        ("u", _("undo your last move (not a draw from the stock, nor a hand's end)")),
+        ("u", _("undo your last move, if no hidden card was shown since")),
         (_("p, click pile text"), _("the whole discard pile")),
         ("r", _("the rules in force")),
         ("v", _("at a hand's or the match's end: review your decisions")),

@@ -295,17 +295,40 @@ class GameSession:
         start = sum(len(h.history) for h in self.match.hands[:-1])
         history = self.hand.history
         shown = self._stock_draws_shown()
+        thrown: list[Card] = []  # the computer's discards since, the latest first
         for i in range(len(history) - 1, -1, -1):
             player, action = history[i]
             if i in shown:
                 return None, _("the computer threw the card it drew from the stock, so the "
                                "stock was shown: its draw cannot be taken back")
+            if player == COMPUTER and isinstance(action, Discard):
+                thrown.append(action.card)
             if player == HUMAN:
                 if isinstance(action, DrawStock):
                     return None, _("your draw from the stock showed you its card: it "
                                    "cannot be taken back")
+                held = self._known_held_before(i)
+                concealed = [c for c in thrown if c not in held]
+                if concealed:
+                    return None, _("the computer has since thrown {card} from its hand, "
+                                   "which showed it held it: your move cannot be taken "
+                                   "back").format(card=concealed[-1].pretty)
                 return start + i, ""
         return None, _("nothing to undo: you have not acted in this hand yet")
+
+    def _known_held_before(self, index: int) -> set[Card]:
+        """The cards the person knew the computer held just before this hand's action
+        ``index``: those it took from the pile (R4.4) and has not thrown since.  A discard
+        of any other card showed him a card of its concealed hand (R3.4)."""
+        held: set[Card] = set()
+        for move in self.moves()[:index]:
+            if move.player != COMPUTER:
+                continue
+            if move.taken is not None:
+                held.add(move.taken)
+            elif isinstance(move.action, Discard):
+                held.discard(move.action.card)
+        return held
 
     def _stock_draws_shown(self) -> set[int]:
         """Where in this hand's history the computer drew from the stock a card he then
