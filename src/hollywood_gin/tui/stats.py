@@ -369,7 +369,7 @@ def export_match(store: Store, prefix: str, path: str | Path) -> str:
     if row.status == "playing":  # its seed and the hand's deck would show the cards
         raise HollywoodGinError(
             _("match {id} is still being played: its record would show the cards still "
-              "hidden (R4.4); finish or abandon it first").format(id=row.id[:8]))
+              "hidden (R3.4); finish or abandon it first").format(id=row.id[:8]))
     persistent = store.open_match(row.id)
     save_record(persistent.match, path, players=persistent.players)
     return row.id
