@@ -254,3 +254,17 @@ def test_a_record_with_a_number_of_thousands_of_digits_is_refused_in_words() -> 
     with pytest.raises(RecordError, match="the record is not valid JSON"):
         loads_record('{"format": "hollywood-gin-record", "version": 1, "seed": '
                      + "9" * 5000 + "}")
+
+
+@pytest.mark.parametrize("action", ["discard " + "7h " * 100_000, "knock " + "Q" * 300_000,
+                                    ["pass"] * 50_000])
+def test_a_huge_action_is_named_not_echoed(record: dict[str, Any], action: Any) -> None:
+    """A record whose action was 600 kB printed a 600 kB error, the action quoted twice
+    (found by a QA pass): the error names the hand and the action and quotes its start."""
+    broken = copy.deepcopy(record)
+    broken["hands"][0]["actions"][0] = action
+    with pytest.raises(RecordError) as refused:
+        match_from_record(broken)
+    said = str(refused.value)
+    assert said.startswith("hand 1, action 1") and len(said) < 400, said[:500]
+    assert ("is illegal: cannot read action" in said) != isinstance(action, list)

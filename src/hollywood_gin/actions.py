@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import CARDS, Card, parse_card, parse_cards
-from .errors import CardParseError, IllegalActionError
+from .errors import CardParseError, IllegalActionError, shortened
 from .i18n import _
 
 __all__ = [
@@ -168,7 +168,8 @@ def parse_action(text: str) -> Action:
         # Translators: pass, take, draw, pick, discard C and knock C are the action words
         # typed as they are (the protocol's and the command line's); keep them in English.
         raise IllegalActionError(
-            _("empty action: expected pass, take, draw, pick, discard C or knock C")
+            _("empty action: expected pass, take, draw, pick, discard C, knock C [melds], "
+              "or big-gin")
         )
     verb = words[0].lower()
     try:
@@ -181,13 +182,13 @@ def parse_action(text: str) -> Action:
         if verb == "big-gin":
             return Knock(None, _parse_melds(words[1:]))
     except CardParseError as exc:
-        raise IllegalActionError(_("cannot read action {text!r}: {reason}").format(
-            text=text, reason=exc)) from None
+        raise IllegalActionError(_("cannot read action {text}: {reason}").format(
+            text=shortened(repr(text), 60), reason=exc)) from None
     # Translators: the action words (pass, take, draw, pick, discard C, knock C [melds],
     # big-gin) are typed as they are; keep them in English.
     raise IllegalActionError(
-        _("cannot read action {text!r}: expected pass, take, draw, pick, discard C, "
-          "knock C [melds], or big-gin").format(text=text)
+        _("cannot read action {text}: expected pass, take, draw, pick, discard C, "
+          "knock C [melds], or big-gin").format(text=shortened(repr(text), 60))
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from .actions import parse_action
 from .atomic import replace_file
 from .cards import Card, parse_cards
-from .errors import HollywoodGinError, RecordError
+from .errors import HollywoodGinError, RecordError, shortened
 from .hand import HandResult
 from .match import Match
 from .rules import Rules
@@ -204,11 +204,12 @@ def match_from_record(data: object) -> Match:
               f"hand {n}: actions must be a list of at most {MAX_ACTIONS} action strings")
         assert isinstance(actions, list)
         for k, text in enumerate(actions, 1):
-            _need(isinstance(text, str), f"hand {n}, action {k}: must be a string, not {text!r}")
+            said = shortened(repr(text), 60)  # a 600 kB action is named, not echoed
+            _need(isinstance(text, str), f"hand {n}, action {k}: must be a string, not {said}")
             try:
                 match.apply(parse_action(text))
             except HollywoodGinError as exc:
-                raise RecordError(f"hand {n}, action {k} ({text!r}) is illegal: {exc}") from None
+                raise RecordError(f"hand {n}, action {k} ({said}) is illegal: {exc}") from None
         stated = hand_data.get("result")
         actual = _result_dict(hand.result)
         _need(_same(stated, actual),

@@ -118,6 +118,10 @@ def test_illegal_action_raises_and_action_space_is_the_fixed_one() -> None:
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError):
         env.step(illegal)
+    # an agent that is not there is named (it said "tuple.index(x): x not in tuple")
+    with pytest.raises(ValueError, match="no agent 'player_9': the agents are player_0, "
+                                         "player_1"):
+        env.observe("player_9")
 
 
 @pytest.mark.parametrize("make", [hand_env, match_env])

@@ -77,8 +77,11 @@ def test_vector_checks_every_id_before_playing_any() -> None:
     before = [slot.hand.clone() for slot in env._slots]
     bad = good.copy()
     bad[2] = np.argmin(obs["action_mask"][2])
-    for actions in (bad, good.astype(np.float64)):  # an illegal id last; ids that are floats
-        with pytest.raises(IllegalActionError, match="hand"):
+    # an illegal id last; ids that are floats (said as such: "0.0 is not legal now; legal
+    # ids: [0, 1]" seemed to contradict itself)
+    for actions, words in ((bad, "is not legal now"),
+                           (good.astype(np.float64), "hand 0: an action id is a whole number")):
+        with pytest.raises(IllegalActionError, match=words):
             env.step(actions)
         assert [slot.hand for slot in env._slots] == before
     env.step(good)

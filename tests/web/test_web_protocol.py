@@ -80,6 +80,31 @@ def test_bad_messages_are_refused_with_a_code(raw: str, code: str) -> None:
     assert refused.value.code in ERROR_CODES and refused.value.message
 
 
+@pytest.mark.parametrize(("raw", "words"), [
+    ('{"type":"act","action":"draw","seq":2,"who":1}', "an 'act' message has unknown field"),
+    ('{"type":"act","seq":1}', "an 'act' message needs action"),
+    ('{"type":"hello"}', "a 'hello' message needs token"),
+])
+def test_a_refusal_reads_as_english(raw: str, words: str) -> None:
+    """It said "a 'act' message" (a QA pass)."""
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_message(raw)
+    assert words in refused.value.message
+
+
+def test_an_empty_action_lists_the_actions_as_an_unreadable_one_does() -> None:
+    """Two near-identical mistakes got two lists of the actions (big-gin missing from one)."""
+    from hollywood_gin.actions import parse_action
+    from hollywood_gin.errors import IllegalActionError
+
+    said = []
+    for text in ("  ", "fold"):
+        with pytest.raises(IllegalActionError) as refused:
+            parse_action(text)
+        said.append(str(refused.value).split(": expected ")[1])
+    assert said[0] == said[1] == "pass, take, draw, pick, discard C, knock C [melds], or big-gin"
+
+
 def test_binary_frames_are_refused() -> None:
     with pytest.raises(ProtocolError) as refused:
         parse_client_message(b'{"type":"sync"}')

@@ -108,6 +108,8 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.agent_selection = AGENTS[self._episode.to_act]
 
     def observe(self, agent: str) -> dict[str, Any]:
+        if agent not in AGENTS:  # tuple.index said only "x not in tuple"
+            raise ValueError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
         obs, mask = self.episode.observe(AGENTS.index(agent))
         if self.episode.done:
             mask[:] = 0

@@ -21,7 +21,7 @@ from ..errors import IllegalActionError
 from ..hand import Hand, Phase
 from ..rules import Rules
 from ..shuffle import checked_seed
-from ._game import RewardKind, at_least_one
+from ._game import RewardKind, action_id_of, at_least_one
 from .observation import OBS_SIZE, SCALAR_OFFSET, FloatArray, MaskArray
 
 __all__ = ["VectorGinEnv"]
@@ -108,12 +108,17 @@ class VectorGinEnv:
         if len(ids) != n:
             raise ValueError(f"expected {n} actions, got {len(ids)}")
         # Every id is checked before any is played, so a bad one changes no hand.
-        for i, action_id in enumerate(ids):
+        for i, raw in enumerate(ids):
+            try:
+                action_id = action_id_of(raw)  # 0.0 is not an id (it said "0.0 is not legal")
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"hand {i}: {exc}") from None
             legal = self._slots[i].legal
-            if type(action_id) is not int or action_id not in legal:
+            if action_id not in legal:
                 raise IllegalActionError(
                     f"hand {i}: action id {action_id!r} is not legal now; legal ids: {legal}"
                 )
+            ids[i] = action_id
         rewards = np.zeros((n, 2), dtype=np.float32)
         terminated = np.zeros(n, dtype=np.bool_)
         truncated = np.zeros(n, dtype=np.bool_)

@@ -173,11 +173,12 @@ def parse_client_message(raw: str | bytes) -> ClientMessage:
     keys = set(data) - {"type"}
     missing = required - keys
     extra = keys - required - optional
+    a = "an" if kind[0] in "aeiou" else "a"  # an 'act' message
     if missing:
-        raise ProtocolError("schema", f"a {kind!r} message needs {', '.join(sorted(missing))}")
+        raise ProtocolError("schema", f"{a} {kind!r} message needs {', '.join(sorted(missing))}")
     if extra:
         raise ProtocolError(
-            "schema", f"a {kind!r} message has unknown field(s) {', '.join(sorted(extra))}"
+            "schema", f"{a} {kind!r} message has unknown field(s) {', '.join(sorted(extra))}"
         )
     rid = data.get("rid")
     if "rid" in data and not (isinstance(rid, int) and _is_int(rid) and 0 <= rid <= MAX_RID):
