@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hg_web_support import DESKTOP, Server
+from hg_web_support import DESKTOP, Seat, Server, play_computer
 
 #: Where the focus is: on the table's controls, or lost to <body>.
 FOCUS = """() => {
@@ -69,5 +69,37 @@ def test_the_focus_stays_on_the_table_and_the_drawn_card_is_announced(
     assert any(line.startswith("You drew ") for line in said), said
     # The status line is one element, changed in place (a new live region is never read).
     assert page.evaluate("document.querySelector('.middle .status').dataset.kept") == "yes"
+    assert not errors, errors
+    context.close()
+
+
+def test_next_hand_by_key_leaves_the_focus_on_the_first_move(browser: Any, web: Server) -> None:
+    """The hand's end had the focus (its Next hand button); N closed it, the panel was
+    emptied, and where the person moves first the focus fell to <body>: Tab started again
+    from the top bar (a QA pass saw it every other hand).  Now it goes to his first move."""
+    created = web.create(opponent="computer", level=1, preset="eaai")
+    seat = Seat(web, created["table"], created["token"])
+    try:  # a hand the person dealt, over: in eaai the next is dealt by the computer (R3.1)
+        play_computer(seat, until=lambda s: s["hand"]["phase"] == "over"
+                      and s["hand"]["dealer"] == 0 and not s["finished"])
+    finally:
+        seat.close()
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(web.base + "/rules")  # localStorage is per origin: hold the seat first
+    page.evaluate("([t, k]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
+                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: 'computer', "
+                  "at: Date.now()}])); }", [created["table"], created["token"]])
+    page.goto(f"{web.base}/t/{created['table']}")
+    page.wait_for_selector(".felt[data-phase=over]")
+    page.wait_for_function(f"({FOCUS})() === 'dialog'")  # the hand's end has it
+    page.keyboard.press("n")
+    page.wait_for_selector(".felt[data-turn=me][data-phase=offer]", timeout=10_000)
+    page.wait_for_function(f"({FOCUS})() !== 'body'", timeout=5_000)
+    assert page.evaluate(FOCUS) == "btn"  # Take or Pass, his first move
+    page.keyboard.press("Enter")  # and Enter plays it
+    page.wait_for_selector(".felt:not([data-phase=offer]), .felt[data-turn=them]")
     assert not errors, errors
     context.close()

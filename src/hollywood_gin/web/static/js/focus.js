@@ -10,7 +10,8 @@
 export function focusPlace(view) {
   const now = document.activeElement;
   if (!now || now === document.body) return "lost";
-  if (!view.felt.contains(now) || view.overlay.contains(now)) return null;
+  if (view.overlay.contains(now)) return "overlay";
+  if (!view.felt.contains(now)) return null;
   if (now === view.stockEl) return "stock";
   if (now === view.pileEl) return "pile";
   if (now.dataset && now.dataset.card && view.meSeat.contains(now)) {
@@ -25,6 +26,10 @@ export function focusPlace(view) {
  * after a discard a neighbouring card). A dialog over the table keeps its own focus. */
 export function restoreFocus(view, place, handBefore) {
   if (place === null || !view.overlay.classList.contains("hidden")) return;
+  if (place === "overlay") { // the panel that had the focus is gone: as if it were lost
+    if (document.activeElement && document.activeElement !== document.body) return;
+    place = "lost";
+  }
   if (place === "lost" && document.activeElement && document.activeElement !== document.body) {
     return;
   }
