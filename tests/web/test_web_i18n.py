@@ -442,6 +442,41 @@ def test_sheet_headings_never_break_a_word(browser: Any, web: Server,
     assert not errors, errors
 
 
+def test_the_computers_name_is_whole_on_a_phones_hollywood_sheet(browser: Any,
+                                                                  web: Server) -> None:
+    """On a 390 px phone the three games' sheet cut the computer's name ("Comput…",
+    "Komp…", "Datam…", "Kwam…"): a closed game's "3 boxes +260" on one line widened its
+    column and the name had 5.5 em (a QA pass).  The bonus has its own line now, and the
+    name the server gives the computer is whole in every language, the sheet in sight."""
+    game = hg_frames.Game(7, Rules(columns=3, game_target=25))
+    assert game.until(lambda m: any(c.closed for c in m.sheet.columns), limit=4000)
+    frame = game.frame(0, names=("You", "Computer"), opponent="computer", seq=77)
+    assert any(c["bonuses"][0] or c["bonuses"][1] for c in frame["sheet"]["columns"])
+    errors: list[str] = []
+
+    def serve(ws: Any) -> None:
+        ws.on_message(lambda m: ws.send(json.dumps(frame))
+                      if json.loads(m)["type"] == "hello" else None)
+
+    for lang in i18n.LANGUAGES:
+        context = _context(browser, PHONE, lang)
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.route_web_socket(re.compile(r"/ws/"), serve)
+        page.goto(f"{web.base}/t/{hg_frames.TABLE}")
+        page.wait_for_selector(".felt[data-seq='77']")
+        name = page.locator(".sheet-table tr.opp th.name span")
+        said = i18n.catalogue_json(lang)["messages"].get("name.computer", "Computer")
+        assert name.inner_text() == said, lang
+        assert name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= "
+                             "e.clientHeight + 1"), (lang, said, "the name is cut")
+        assert page.evaluate(SHEET_FITS), lang
+        assert page.evaluate(BROKEN_WORDS) == [], lang
+        assert page.locator(".sheet-table td .bonus").count() >= 1
+        context.close()
+    assert not errors, errors
+
+
 def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
     """A hand in each of the six languages, each chosen from the page's language list (the
     page loads its words, keeps the choice in the browser and says it in the hello); the six

@@ -62,8 +62,9 @@ export function renderSheet(root, state) {
       td.append(el("span", "pts", String(col.points[p])));
       const extra = el("span", "boxes");
       extra.textContent = col.boxes[p] ? t("sheet.boxes", { n: col.boxes[p] }) : "";
-      if (col.winner !== null && col.bonuses[p]) extra.textContent += ` +${col.bonuses[p]}`;
       td.append(extra);
+      // On a line of its own: beside the boxes it widened the game, and the name gave way.
+      if (col.winner !== null && col.bonuses[p]) td.append(el("span", "bonus", `+${col.bonuses[p]}`));
       tr.append(td);
     });
     tr.append(el("td", "total", String(sheet.totals[p])));
@@ -84,12 +85,21 @@ const WATCHED = new WeakSet(); // the sheets whose size is watched
 
 /** The games' headings in words if the whole sheet fits so, else by their numbers only:
  * a heading's word is never broken, and Total never goes behind a sideways scroll (five
- * games in Afrikaans or Lithuanian are wider than a phone, and than the desktop's side). */
+ * games in Afrikaans or Lithuanian are wider than a phone, and than the desktop's side).
+ * Numbers too where the words would cut a name that the numbers leave whole ("Wedstryd 1"
+ * on a phone left "Reke…" of the computer's "Rekenaar"). */
 function fitHeadings(root) {
   const table = root.querySelector(".sheet-table");
   if (!table) return;
+  const cut = () => [...table.querySelectorAll("th.name span")] // it wraps, one line shown
+    .some((s) => s.scrollWidth > s.clientWidth + 1 || s.scrollHeight > s.clientHeight + 1);
   table.classList.remove("numbers");
-  if (root.scrollWidth > root.clientWidth + 1) table.classList.add("numbers");
+  if (root.scrollWidth > root.clientWidth + 1) {
+    table.classList.add("numbers");
+  } else if (cut()) {
+    table.classList.add("numbers");
+    if (cut()) table.classList.remove("numbers"); // a long name: cut either way
+  }
   if (!WATCHED.has(root) && typeof ResizeObserver !== "undefined") {
     WATCHED.add(root);
     let width = root.clientWidth;
