@@ -138,6 +138,24 @@ def test_the_review_panel_at_the_table_desktop(browser: Any, web: Server,
     context.close()
 
 
+def test_the_review_panel_opens_at_its_top_on_a_phone(browser: Any, web: Server,
+                                                      finished: dict[str, Any]) -> None:
+    """Tapping Review this hand on a phone opened the panel scrolled 176 px down: the focus
+    on its Next button, far down, had the browser scroll to it, and the title, the accuracy
+    and the top of the chart were above the screen (a QA pass).  The focus goes in without
+    scrolling, and the panel starts at its top."""
+    context, page, errors = _page(browser, web, PHONE, finished, f"/t/{finished['table']}")
+    page.wait_for_selector(".overlay .panel.result .match-over")
+    page.get_by_role("button", name="Review this hand").click()
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    page.wait_for_function("() => document.activeElement.closest('.panel.review')")
+    assert page.evaluate("document.querySelector('.overlay').scrollTop") == 0
+    title = page.locator(".panel.review h2").bounding_box()
+    assert title is not None and title["y"] >= 0, title
+    assert not errors, errors
+    context.close()
+
+
 def test_the_review_page_and_the_lobby_on_a_phone(browser: Any, web: Server,
                                                   finished: dict[str, Any]) -> None:
     context, page, errors = _page(browser, web, PHONE, finished, f"/review/{finished['table']}")

@@ -75,8 +75,12 @@ export class ReviewPanel {
   }
 
   /** Focus into the dialog on opening: Next once there is a move to show, the title until. */
+  /** Into the panel, which opens at its top: on a phone, Next is far down, and focusing it
+   * scrolled the title and the accuracy above the screen. */
   focusStart() {
-    (this.nextBtn.disabled ? this.title : this.nextBtn).focus();
+    (this.nextBtn.disabled ? this.title : this.nextBtn).focus({ preventScroll: true });
+    const box = this.title.closest(".overlay");
+    if (box) box.scrollTop = 0;
   }
 
   close() {
@@ -194,7 +198,7 @@ export class ReviewPanel {
       this.drawButtons();
     } else if (this.flat.length) {
       this.show(0, false);
-      if (document.activeElement === this.title) this.nextBtn.focus();
+      if (document.activeElement === this.title) this.nextBtn.focus({ preventScroll: true });
     }
   }
 
@@ -306,7 +310,7 @@ export class ReviewPanel {
       this.moves.append(li);
     });
     if (current) {
-      current.scrollIntoView({ block: "nearest" });
+      scrollWithin(this.moves, current); // the list only: the panel stays where it is read
       if (focus && had) current.focus({ preventScroll: true });
     }
   }
@@ -581,4 +585,14 @@ function message(text) {
   home.href = "/";
   box.append(home);
   return box;
+}
+
+/** Scroll `box` (a list with its own scroll bar) just enough to show `item` in it; the
+ * page or the panel around it does not move (scrollIntoView moved them too: on a phone the
+ * review opened scrolled past its title to the first move). */
+function scrollWithin(box, item) {
+  const b = box.getBoundingClientRect();
+  const r = item.getBoundingClientRect();
+  if (r.top < b.top) box.scrollTop -= b.top - r.top;
+  else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
 }
