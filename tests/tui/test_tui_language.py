@@ -122,6 +122,39 @@ def test_the_keeper_says_everything_again_in_the_new_language(store: Store) -> N
     asyncio.run(run())
 
 
+def test_f2_at_the_table_and_on_the_keepers_sheet_opens_the_language_list(
+        store: Store) -> None:
+    """The README says both apps have the list on F2; it worked only in their dialogs (help,
+    new match), and F2 at the table or on the sheet did nothing (a QA pass)."""
+    i18n.set_language(i18n.PSEUDO)
+
+    async def game() -> None:
+        app = GinApp(store=store, level=1, rules=Rules(), seed=3, delay=0, new=True, ask=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f2")
+            await choose(pilot, app, "nb")
+            await wait_for(pilot, lambda: app.screen is app.game, "the table back")
+            await wait_for(pilot, lambda: str(app.game.query_one("#b-help", Button).label)
+                           == "Hjelp (?)", "the table in Norwegian")
+            assert settings.saved_language() == "nb"
+
+    async def keeper() -> None:
+        app = KeeperApp(store=store, names=("Alice", "Bob"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: app.kept is not None, "no sheet")
+            await pilot.press(*"alice 25", "enter")
+            await pilot.press("f2")
+            await choose(pilot, app, "en")
+            await wait_for(pilot, lambda: "Hands entered, the last first" in every_text(app),
+                           "the sheet in English")
+            assert not isinstance(app.screen, KeeperHelp)  # no help opened for it
+            assert "Alice +25" in every_text(app) and settings.saved_language() == "en"
+
+    asyncio.run(game())
+    asyncio.run(keeper())
+
+
 @pytest.mark.parametrize("lang", list(i18n.LANGUAGES))
 def test_a_whole_hand_in_each_language(store: Store, lang: str) -> None:
     """A seeded hand (a short one: five moves of the player) played to its end with the

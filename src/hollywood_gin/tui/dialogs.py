@@ -138,16 +138,9 @@ class HelpScreen(Dialog[str | None]):
 
     def action_language(self) -> None:
         """The language list; a choice is spoken at once, on every screen."""
-        from .language import LanguageScreen, apply_language
+        from .language import ask_language
 
-        def chosen(choice: str | None) -> None:
-            if choice is not None:
-                apply_language(self.app, choice)
-                reword = getattr(self.app, "reword", None)
-                if reword is not None:
-                    reword()
-
-        self.app.push_screen(LanguageScreen(), chosen)
+        ask_language(self.app, getattr(self.app, "reword", lambda: None))
 
     def reword(self) -> None:
         self.call_later(self.recompose)

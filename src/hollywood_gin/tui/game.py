@@ -57,6 +57,7 @@ class GameScreen(TableScreen):
         Binding("l", "saved_games", "saved", show=False),
         Binding("a", "stats", "stats", show=False),
         Binding("question_mark,f1", "help", N_("help")),
+        Binding("f2", "language", "language", show=False),
         Binding("q", "quit", N_("quit")),
         *(Binding(key, f"pick({i})", show=False) for i, key in enumerate(KEY_NAMES)),
     ]
@@ -413,6 +414,12 @@ class GameScreen(TableScreen):
         text.append(hint_words(action, reason, view))
         self.refresh_table()
         self.say(text)
+
+    def action_language(self) -> None:
+        """The language list at the table too (the README says F2 and it did nothing here)."""
+        from .language import ask_language
+
+        ask_language(self.app, self.gin_app.reword)
 
     def action_undo(self) -> None:
         session = self.session

@@ -87,6 +87,7 @@ class KeeperApp(App[None]):
         Binding("ctrl+n", "new_sheet", N_("new sheet"), priority=True),
         Binding("ctrl+o", "saved", N_("sheets"), priority=True),
         Binding("f1", "help", N_("help")),
+        Binding("f2", "language", "language", show=False),
         Binding("escape", "focus_quick", "entry line", show=False),
         # Enter is taken as it is read: the hand is added once the line has taken the keys
         # before it, and before those after it (a next hand typed ahead is neither cut into
@@ -555,14 +556,21 @@ class KeeperApp(App[None]):
         rules = self.kept.rules if self.kept else self.rules
         self.push_screen(KeeperHelp(help_text(names, rules)), self._after_help)
 
+    def action_language(self) -> None:
+        """The language list over the sheet (F2, as in the help)."""
+        from .language import ask_language
+
+        ask_language(self, lambda: self.call_later(self.reword, False))
+
     def _after_help(self, choice: str | None) -> None:
         """The help closed; after a new language it opens again, in that language."""
         if choice == "language":
             self.call_later(self.reword)
 
-    async def reword(self) -> None:
+    async def reword(self, help_again: bool = True) -> None:
         """Everything again in the language just chosen: the sheet's screen is built anew
-        (what the entry line held is kept), the sheet put back on it, the help reopened."""
+        (what the entry line held is kept), the sheet put back on it, the help reopened
+        when the language was chosen from it."""
         line = self.query_one("#quick", Input).value
         screen = self.screen_stack[0]
         async with screen.batch():
@@ -575,7 +583,8 @@ class KeeperApp(App[None]):
             self._fit_header()
         self.query_one("#quick", Input).value = line
         screen.refresh_bindings()
-        self.action_help()
+        if help_again:
+            self.action_help()
 
     def get_default_screen(self) -> WordedScreen:
         return WordedScreen()

@@ -8,6 +8,7 @@ say everything again in the new language at once (each knows how to redraw its w
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -21,7 +22,7 @@ from .. import i18n, settings
 from ..i18n import N_, _
 from .widgets import Dialog
 
-__all__ = ["SYSTEM", "LanguageScreen", "apply_language"]
+__all__ = ["SYSTEM", "LanguageScreen", "apply_language", "ask_language"]
 
 #: The choice that follows the environment again (LANGUAGE, LANG...) instead of a saved one.
 SYSTEM = "system"
@@ -97,3 +98,15 @@ def apply_language(app: App[Any], choice: str) -> str:
         app.notify(_("The language could not be saved for next time: {error}").format(
             error=exc), severity="warning")
     return code
+
+
+def ask_language(app: App[Any], then: Callable[[], object]) -> None:
+    """The language list over whatever is on screen (F2 anywhere); a choice is spoken from
+    now on and saved, then ``then`` says everything again in it."""
+
+    def chosen(choice: str | None) -> None:
+        if choice is not None:
+            apply_language(app, choice)
+            then()
+
+    app.push_screen(LanguageScreen(), chosen)
