@@ -237,3 +237,18 @@ def test_a_finished_sheet_names_the_winner_whole_and_keeps_the_shutout_key_r7_5(
         text = " ".join(console.export_text().split())
         assert "Datamaskinen vinner kampen" in text, text
         assert "Datamaskinen*" in text and i18n._("* shutout") in text
+
+
+def test_the_won_by_row_cuts_a_lao_name_by_its_cells_never_inside_a_letter_r7_2() -> None:
+    """Lao's "ເຈົ້າ" (You) is three cells in five code points: the compact sheet cut it to
+    three code points, "ເຈົ", and dropped its tone mark and vowel (a QA pass)."""
+    from hollywood_gin import i18n
+
+    sheet = ScoreSheet(Rules(game_target=20))
+    for player, points in [(0, 25), (1, 22)]:
+        sheet.record(player, points)
+    with i18n.using("lo"):
+        you = i18n._("You")
+        text = _plain(sheet_table(sheet, (you, "Computer"), compact=True))
+    assert you == "ເຈົ້າ" and you + "*" in text, text
+    assert "Com" in text

@@ -311,9 +311,14 @@ def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
 def _status(column: Column, short: tuple[str, str], size: int) -> Text:
     if column.winner is None:  # still open: a dash where a word would be cut
         word = _("open")
-        return Text(word if len(word) <= size else "–", style="dim")
+        return Text(word if cell_len(word) <= size else "–", style="dim")
     mark = "*" if column.shutout else ""
-    return Text(short[column.winner][:size] + mark, style="bold yellow")
+    # cut by the cells it takes, never inside a letter with its marks (Lao's "ເຈົ້າ" is
+    # three cells in five code points: [:3] left "ເຈົ")
+    name = Text(short[column.winner], style="bold yellow")
+    name.truncate(size)
+    name.append(mark)
+    return name
 
 
 def _word(word: str) -> Text:
