@@ -358,8 +358,10 @@ class TableScreen(Worded, Screen[None]):
         log = self.log_text()
         if self._shown.get("log") != log:
             self._put("log", log)
-            # the latest move in sight, once the new text is laid out
+            # the latest move in sight, once the new text is laid out, and kept there when
+            # the screen is laid out again (a resize, a resume) until the person scrolls up
             box = self.query_one("#log-box", VerticalScroll)
+            box.anchor()
             self.call_after_refresh(box.scroll_end, animate=False)
         self.gin_app.sub_title = _("You vs {name} · {rules}").format(
             name=session.names[COMPUTER], rules=rules_name(rules))
