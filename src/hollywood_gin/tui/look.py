@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from rich import box
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.constrain import Constrain
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -394,12 +395,20 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
                        _("{name} wins the match {won}–{lost}, result {result:+d} (R7.5)."))
             caption = caption.format(name=first[winner], won=sheet.games_won[winner],
                                      lost=sheet.games_won[1 - winner], result=sheet.result)
-        lines = [Text(caption, style="bold yellow")]
+        # As wide as the table, wrapped under it: its one long line made the sheet's column
+        # as wide as itself, and squeezed the hand's end beside it to 26 columns at 80x24
+        lines: list[RenderableType] = [
+            Constrain(Text(caption, style="bold yellow"), _table_width(table))]
     else:
         lines = [Text(sheet_caption(rules), style="dim")]
     if any(c.shutout for c in sheet.columns):
         lines.append(Text(_("* shutout"), style="dim"))
     return Group(table, *lines)
+
+
+def _table_width(table: Table) -> int:
+    console = Console(width=1000, file=io.StringIO())
+    return Measurement.get(console, console.options, table).maximum
 
 
 def natural_width(renderable: RenderableType, room: int) -> int:

@@ -1,6 +1,7 @@
-"""The move list of the table keeps its latest move in sight: after a resume (it stopped at
-"Computer draws from the", the last lines below it) and after a resize from large back to
-80x24 (left several lines above its end); both found by a QA pass."""
+"""What the table and the hand's end must keep in sight at 80x24: the move list's latest move
+after a resume (it stopped at "Computer draws from the", the last lines below it) and after a
+resize from large back to 80x24, and the hand's own room at the match's end (all found by a
+QA pass)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ import asyncio
 from pathlib import Path
 
 from textual.containers import VerticalScroll
-from tui_helpers import scripted_action, settle
+from tui_helpers import play_out, screen_text, scripted_action, settle
 
-from hollywood_gin.rules import Rules
+from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.store import Store
-from hollywood_gin.tui.app import GinApp
+from hollywood_gin.tui.app import GinApp, HandEndScreen
 from hollywood_gin.tui.session import GameSession
 from hollywood_gin.tui.widgets import AskScreen
 
@@ -59,5 +60,31 @@ def test_the_latest_move_is_in_sight_after_a_resume_and_a_resize(tmp_path: Path)
             assert _at_the_end(app), "resized back to 80x24: the last moves out of sight"
 
     asyncio.run(offered())
+    asyncio.run(run())
+    store.close()
+
+
+def test_the_last_hand_end_leaves_the_hand_its_room_at_80x24(tmp_path: Path) -> None:
+    """The match's result under the sheet ("Computer wins the match 2–1, result +472
+    (R7.5).") was one line, and the sheet's column as wide as it: the hand's end beside it
+    had 26 columns at 80x24, its melds broken over lines (a QA pass).  It wraps under the
+    sheet now, which is as wide as its table."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    session = GameSession.new(store, level=1, rules=PRESETS["hollywood"].with_options(
+        ["game_target=20"]), seed=2, first_dealer=1)
+    play_out(session, until_finished=True)
+    assert session.match.finished
+
+    async def run() -> None:
+        app = GinApp(store=store, resume=session.id, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, HandEndScreen)
+            left = app.screen.query_one("#end-left").size.width
+            sheet = app.screen.query_one("#end-sheet").size.width
+            assert left >= 40 and sheet <= 36, (left, sheet)
+            said = " ".join(screen_text(app).split())
+            assert "the match" in said and "(R7.5)" in said
+
     asyncio.run(run())
     store.close()
