@@ -252,3 +252,20 @@ def test_the_won_by_row_cuts_a_lao_name_by_its_cells_never_inside_a_letter_r7_2(
         text = _plain(sheet_table(sheet, (you, "Computer"), compact=True))
     assert you == "ເຈົ້າ" and you + "*" in text, text
     assert "Com" in text
+
+
+def test_the_keepers_sentences_put_game_in_its_case_in_lithuanian_r7_2() -> None:
+    """"įrašyta į žaidimas 2" and "uždaro žaidimas 1": the keeper put the standalone form
+    of "game 2" into its sentences, where Lithuanian needs "į žaidimą 2" (a QA pass)."""
+    from hollywood_gin import i18n
+    from hollywood_gin.tui.keeper_look import entry_lines
+
+    sheet = ScoreSheet(Rules(game_target=100))
+    for player, points in [(0, 60), (0, 45), (1, 12)]:
+        sheet.record(player, points)
+    with i18n.using("lt"):
+        said = " ".join(entry_lines(sheet.entries[-1], sheet, ("Ana", "Bob")))
+        closes = i18n.ngettext("closes game {numbers}", "closes games {numbers}", 1)
+    # Bob's first win goes to the first game still open (R7.2): game 1 closed at 105
+    assert "į žaidimą 2" in said and "žaidimas" not in said, said
+    assert closes == "uždaro žaidimą {numbers}"

@@ -27,11 +27,11 @@ from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet
 
 from .. import settings
 from ..errors import HollywoodGinError
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreConflict
 from .keeper_form import entry_from_form, form_words
-from .keeper_look import entry_lines, games_words, help_text, rules_line, sheet_view
+from .keeper_look import entry_lines, game_numbers, games_words, help_text, rules_line, sheet_view
 from .keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen, SheetChoice
 from .keeping import (
     KINDS,
@@ -349,7 +349,11 @@ class KeeperApp(App[None]):
             line = Text.assemble((f"{kept.names[entry.player]} +{entry.points}", "bold"),
                                  f" → {games}")
             if entry.closed:
-                line.append(" · " + _("closes {games}").format(games=games_words(entry.closed)),
+                # a whole phrase per number (Lithuanian's "uždaro žaidimą 1": not the
+                # standalone "žaidimas 1")
+                closes = ngettext("closes game {numbers}", "closes games {numbers}",
+                                  len(entry.closed))
+                line.append(" · " + closes.format(numbers=game_numbers(entry.closed)),
                             style="yellow")
             if kept.hands[n].kind != "points" or n in kept.old_hows:
                 line.append("\n" + kept.how(n), style="dim")

@@ -18,7 +18,7 @@ from ..sheet import ScoreSheet, SheetEntry
 from .keeping import example_lines, max_knock_limit, vocabulary
 from .rulewords import preset_label
 
-__all__ = ["entry_lines", "games_words", "help_text", "option_value_words",
+__all__ = ["entry_lines", "game_numbers", "games_words", "help_text", "option_value_words",
            "rules_line", "sheet_view"]
 
 NAME_STYLES = ("bold #7fd1ff", "bold #ffb86c")
@@ -43,10 +43,15 @@ def option_value_words(name: str, value: object) -> str:
     return str(value)
 
 
+def game_numbers(columns: tuple[int, ...]) -> str:
+    """ "1", "1, 2" — columns counted from 1."""
+    return ", ".join(str(i + 1) for i in columns)
+
+
 def games_words(columns: tuple[int, ...]) -> str:
-    """ "game 1", "games 1, 2" — columns counted from 1."""
-    numbers = ", ".join(str(i + 1) for i in columns)
-    return ngettext("game {numbers}", "games {numbers}", len(columns)).format(numbers=numbers)
+    """ "game 1", "games 1, 2" — standing alone (in a sentence, its own words and case)."""
+    return ngettext("game {numbers}", "games {numbers}", len(columns)).format(
+        numbers=game_numbers(columns))
 
 
 def rules_line(rules: Rules) -> str:
@@ -144,9 +149,13 @@ def entry_lines(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
     who = names[entry.player]
     wins = sum(1 for e in sheet.entries if e.player == entry.player)
     if entry.columns:
-        lines = [_("{name}'s {nth}: {points} entered in {games} (R7.2).").format(
+        # a whole sentence per number: "entered in" takes its own case (Lithuanian's "į
+        # žaidimą 2", not the standalone "žaidimas 2")
+        lines = [ngettext("{name}'s {nth}: {points} entered in game {numbers} (R7.2).",
+                          "{name}'s {nth}: {points} entered in games {numbers} (R7.2).",
+                          len(entry.columns)).format(
             name=who, nth=_ordinal_win(wins), points=entry.points,
-            games=games_words(entry.columns))]
+            numbers=game_numbers(entry.columns))]
     else:
         lines = [_("{name}'s {nth}: {points} enters no game, the games it would enter are "
                    "closed (R7.2, by count).").format(name=who, nth=_ordinal_win(wins),
