@@ -21,7 +21,13 @@ from hollywood_gin.rules import PRESETS, Rules
 from hollywood_gin.store import Store, StoreConflict
 from hollywood_gin.tui.commands import _names
 from hollywood_gin.tui.keeper import KeeperApp
-from hollywood_gin.tui.keeping import EntryError, HandEntry, hand_points, parse_entry
+from hollywood_gin.tui.keeping import (
+    EntryError,
+    HandEntry,
+    example_lines,
+    hand_points,
+    parse_entry,
+)
 from hollywood_gin.tui.kept_sheet import KeptSheet
 
 NAMES = ("Alexandra", "Bob")
@@ -188,20 +194,25 @@ def test_an_entry_line_of_a_huge_number_keeps_the_keeper_running(tmp_path: Path)
 def test_r5_1_the_examples_a_bad_line_gets_are_lines_these_rules_take() -> None:
     """Regression: with a knock limit under 3 (or 0) the errors still offered 'knocks 3 10'
     and 'undercuts 8 5', lines the keeper then refuses."""
-    for rules, knock, undercut in ((CLASSIC, "knocks 3 10", "undercuts 8 5"),
-                                   (Rules(knock_limit=2), "knocks 2 10", "undercuts 2 0"),
-                                   (Rules(knock_limit=0), None, None)):
+    # gin alone with a bonus of 30: no hand scores 25, and "bob 25" was offered (a QA pass)
+    for rules, knock, undercut, points in (
+            (CLASSIC, "knocks 3 10", "undercuts 8 5", 25),
+            (Rules(knock_limit=2), "knocks 2 10", "undercuts 2 0", 25),
+            (Rules(knock_limit=0), None, None, 25),
+            (Rules(knock_limit=0, gin_bonus=30), None, None, 30)):
         for line in ("", "bob zero 3"):
             with pytest.raises(EntryError) as refused:
                 parse_entry(line, NAMES, rules)
             offered = re.findall(r"'(bob [^']+)'", str(refused.value))
-            assert "bob 25" in offered and "bob gin 12" in offered
+            assert f"bob {points}" in offered and "bob gin 12" in offered
             assert (f"bob {knock}" in offered) == (knock is not None)
             for example in offered:  # every line offered is taken under these rules
                 if example != "bob zero 3":
                     parse_entry(example, NAMES, rules)
         if undercut:
             assert f"bob {undercut}" in str(refused.value)
+        for example, _meaning in example_lines(("Bob", "Ann"), rules):  # the help's too
+            parse_entry(example, ("Bob", "Ann"), rules)
 
 
 @pytest.mark.parametrize("note", [

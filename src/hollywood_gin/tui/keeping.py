@@ -351,11 +351,18 @@ def _example_counts(rules: Rules) -> tuple[int, int, int] | None:
     return min(3, limit), high, max(0, high - 3)
 
 
+def _example_points(rules: Rules) -> int:
+    """25, if some hand scores it under these rules (gin alone with a bonus of 30 does not:
+    "bob 25" was offered as an example and refused), else the least a hand scores."""
+    ranges = point_ranges(rules)
+    return 25 if any(r.low <= 25 <= r.high for r in ranges) else min(r.low for r in ranges)
+
+
 def entry_examples(rules: Rules, name: str, *, undercut: bool = False) -> list[str]:
     """Entry lines for ``name`` that these rules take (a knock within the knock limit, none
     where only gin ends a hand), for the entry line's placeholder and its errors."""
     said = vocabulary()
-    lines = [f"{name} 25"]
+    lines = [f"{name} {_example_points(rules)}"]
     counts = _example_counts(rules)
     if counts:
         k, high, low = counts
@@ -371,7 +378,9 @@ def example_lines(names: tuple[str, str], rules: Rules) -> list[tuple[str, str]]
     a, b = names[0].split()[0].lower(), names[1].split()[0].lower()
     A, B = names
     said = vocabulary()
-    lines = [(f"{a} 25", _("{a} won the hand for 25 points").format(a=A))]
+    points = _example_points(rules)
+    lines = [(f"{a} {points}", _("{a} won the hand for {points} points").format(a=A,
+                                                                             points=points))]
     counts = _example_counts(rules)
     if counts:
         k, high, low = counts
