@@ -43,6 +43,48 @@ def _cmd_upgrade(args: argparse.Namespace) -> int:
     return 0
 
 
+def _missing_file(url: str) -> str | None:
+    """The path of a SQLite file that is not there, which a command that only reads (``db
+    current``, ``db check``) must not create: a mistyped path used to leave an empty file,
+    and ``db check`` built a fresh database in it and passed ("0 of 0 saved matches
+    replay"), which a restore check must never do."""
+    from pathlib import Path
+
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    path = parsed.database
+    if (parsed.get_backend_name() == "sqlite" and path and path != ":memory:"
+            and not path.startswith("file:") and not Path(path).exists()
+            and Path(path).parent.is_dir()):  # no folder either: the engine's error says so
+        return path
+    return None
+
+
+def _with_tables(url: str) -> None:
+    """Refuse a database without hollywood-gin's tables: there is nothing to check, and
+    opening the store there would create them."""
+    from sqlalchemy import create_engine
+
+    from . import migrate
+    from .errors import HollywoodGinError
+    from .store.records import _safe_url
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            empty = migrate.read_state(conn).empty
+    except (HollywoodGinError, ModuleNotFoundError):
+        raise
+    except Exception as exc:
+        raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {exc}") from None
+    finally:
+        engine.dispose()
+    if empty:
+        raise HollywoodGinError(f"the database {_safe_url(url)} has no hollywood-gin tables: "
+                                f"nothing to check (is it the right one?)")
+
+
 def _cmd_current(args: argparse.Namespace) -> int:
     from sqlalchemy import create_engine
 
@@ -51,6 +93,9 @@ def _cmd_current(args: argparse.Namespace) -> int:
     from .store.records import _safe_url
 
     url = _url(args)
+    if _missing_file(url):  # as empty as can be, and left so
+        print(f"{_safe_url(url)}: empty (no file yet)")
+        return 1 if args.check else 0
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
@@ -79,6 +124,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from .store.records import _safe_url
 
     url = _url(args)
+    missing = _missing_file(url)
+    if missing:
+        raise HollywoodGinError(f"there is no database at {_safe_url(url)}: no file {missing}")
+    _with_tables(url)
     store = Store(url)
     try:
         broken: list[str] = []

@@ -165,3 +165,29 @@ def test_a_malformed_database_file_is_one_line_of_error_not_a_traceback(
                 assert said.err.count("\n") == 1, said.err  # one line
             malformed += "database disk image is malformed" in said.err + said.out
     assert malformed  # some tenth hit the matches' pages
+
+
+def test_db_check_and_current_never_create_the_database_they_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A mistyped path: db check built a fresh database there and passed ("0 of 0 saved
+    matches replay", exit 0), the restore check's one wrong answer, and db current left an
+    empty file (found by a QA pass).  Neither creates anything now; check fails in words."""
+    typo = tmp_path / "gmaes.db"
+    url = f"sqlite:///{typo}"
+    assert main(["db", "check", "--db", url]) == 2
+    assert f"there is no database at {url}: no file {typo}" in capsys.readouterr().err
+    assert main(["db", "current", "--db", url, "--check"]) == 1
+    assert "empty (no file yet)" in capsys.readouterr().out
+    assert main(["db", "current", "--db", url]) == 0
+    assert not typo.exists()
+    # another program's database: nothing of ours to check, and none of our tables made
+    import sqlite3
+
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    assert main(["db", "check", "--db", f"sqlite:///{other}"]) == 2
+    assert "has no hollywood-gin tables: nothing to check" in capsys.readouterr().err
+    with sqlite3.connect(other) as conn:
+        tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master")]
+    assert tables == ["notes"]
