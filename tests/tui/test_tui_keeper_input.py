@@ -313,3 +313,23 @@ def test_a_refused_line_is_said_once(tmp_path: Path) -> None:
         assert app.kept is not None and app.kept.sheet.entries == ()
 
     _keeper(tmp_path, script)
+
+
+def test_a_refused_line_is_said_once_even_typed_fast(tmp_path: Path) -> None:
+    """Typed or pasted fast with its Enter, a refused line's change was read after the
+    refusal: its preview said the error again under the message, in grey, and the same
+    words stood twice at 80x24 (a QA pass, twice)."""
+    async def script(app: KeeperApp, store: Store, pilot: Pilot[Any]) -> None:
+        line = app.query_one("#quick", Input)
+        line.value = "bob zero 3"  # its change is read later, as a fast typist's is
+        app.submit_line(line)
+        await pilot.pause()
+        await pilot.pause()
+        said = _message(app)
+        assert "bob zero 3" in said
+        assert rendered(app.query_one("#preview", Static)).strip() == ""
+        await pilot.press("backspace")  # a change: the preview speaks again
+        await pilot.pause()
+        assert rendered(app.query_one("#preview", Static)).strip() != ""
+
+    assert _keeper(tmp_path, script) in (None, 0)

@@ -112,6 +112,7 @@ class KeeperApp(App[None]):
         self.numbers_label = ""
         self.undone: list[HandEntry] = []  # hands taken back, the last last (redo)
         self._held: list[events.Key] | None = None  # keys waiting (see hold_keys)
+        self._refused_line: str | None = None  # the entry line as last refused
         self._click_through = ClickThrough()
         self._hold_wait = 0
 
@@ -368,6 +369,11 @@ class KeeperApp(App[None]):
             return  # (a key typed as the program quits changes a line no longer shown)
         preview = self.query_one("#preview", Static)
         text = event.value.strip()
+        if event.value == self._refused_line:
+            # refused as typed: the message says why (a change read after the Enter, when
+            # the line was typed or pasted fast, said it a second time here, in grey)
+            preview.update("")
+            return
         if not text:
             preview.update("")
             return
@@ -420,6 +426,7 @@ class KeeperApp(App[None]):
             self.ask(question, line)
             return
         except EntryError as exc:
+            self._refused_line = line.value
             self.refuse(str(exc))
             return
         if self.add(entry):
