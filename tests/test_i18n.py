@@ -520,11 +520,10 @@ def test_a_number_in_a_sentence_has_its_language_decimal_mark(lang: str, written
     and the web page's Intl does the same."""
     from hollywood_gin.bots.base import Reason
     from hollywood_gin.i18n import local_number
-    from hollywood_gin.tui.words import reason_words
 
     with i18n.using(lang):
         assert f"{local_number(9.75):+.1f} · {local_number(9):.0f}" == written
-        said = reason_words(Reason.of("worth {gain:+.1f} over a blind draw", gain=9.75))
+        said = Reason.of("worth {gain:+.1f} over a blind draw", gain=9.75).words()
         assert written.split(" ")[0] in said
 
 

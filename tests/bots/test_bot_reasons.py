@@ -9,7 +9,7 @@ from hollywood_gin import i18n
 from hollywood_gin.bots import Reason, make_bot
 from hollywood_gin.hand import Hand
 from hollywood_gin.rules import Rules
-from hollywood_gin.tui.words import hint_words, reason_words
+from hollywood_gin.tui.words import hint_words
 
 
 def reasons_given() -> list[tuple[object, Reason, object]]:
@@ -44,7 +44,7 @@ def test_a_reason_says_cards_with_their_suit_symbols() -> None:
 
     card = Card.parse("Th")
     reason = Reason.of("{card} makes no meld", card=card)
-    assert reason.english() == "10♥ makes no meld" == reason_words(reason)
+    assert reason.english() == "10♥ makes no meld" == reason.words()
     pair = ("{n} draw", "{n} draws")
     assert Reason.of(pair, n=1).english() == "1 draw"
     assert Reason.of(pair, n=3).english() == "3 draws"

@@ -318,3 +318,23 @@ def test_every_number_of_games_fits_the_sheet(page: Any, web: Server, columns: i
         # (a name too long wraps inside its one shown line: cut below, or past its right)
         assert name.evaluate("e => e.scrollWidth <= e.clientWidth && e.scrollHeight <= "
                              "e.clientHeight + 1"), "the name is cut"
+
+
+def test_the_whole_discard_pile_is_listed_under_the_log(page: Any, web: Server) -> None:
+    """The pile is public (R4.4), and the table shows its top three cards: the whole of it,
+    bottom to top, was only to be pieced together from the move log (a QA pass; the
+    terminal game has it on p).  It is listed under the log, seen and heard."""
+    game = hg_frames.Game(3)
+    assert game.until(lambda m: len(m.hand.discard_pile) >= 6)
+    frame = game.frame(0)
+    pile = frame["hand"]["pile"]
+    _open(page, web, frame)
+    whole = page.locator(".log .whole-pile")
+    seen = whole.locator("span[aria-hidden=true]").inner_text()
+    assert seen.startswith(f"Discard pile, bottom to top ({len(pile)} cards): "), seen
+    shown = seen.split(": ", 1)[1].split(" ")
+    values = {"T": "10"}
+    assert [s[:-1] for s in shown] == [values.get(c[0], c[0]) for c in pile], (shown, pile)
+    heard = whole.locator(".sr-only").inner_text()
+    assert heard.count(" of ") == len(pile)  # "ten of hearts", each card by its name
+    _scroll_width_fits(page, ".log")

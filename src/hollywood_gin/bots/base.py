@@ -17,7 +17,7 @@ from ..actions import Action
 from ..cards import Card
 from ..errors import HollywoodGinError
 from ..hand import HandView
-from ..i18n import N_
+from ..i18n import N_, _, local_number, ngettext
 from ..match import Match
 from ..sheet import ScoreSheet
 
@@ -60,6 +60,26 @@ class Reason:
         if self.plural is not None and values.get("n") != 1:
             message = self.plural
         return message.format(**values)
+
+    def words(self) -> str:
+        """The reason in the language in force: its message through the catalogue, cards
+        with their suit symbols, phrases in it worded the same way, numbers with the
+        language's decimal mark ("+2,5" in Lithuanian)."""
+        if self.plural is not None:
+            text = ngettext(self.message, self.plural, int(str(dict(self.values)["n"])))
+        else:
+            text = _(self.message)
+        values: dict[str, object] = {}
+        for name, value in self.values:
+            if isinstance(value, Card):
+                values[name] = value.pretty
+            elif isinstance(value, Reason):
+                values[name] = value.words()
+            elif isinstance(value, float):
+                values[name] = local_number(value)
+            else:
+                values[name] = value
+        return text.format(**values)
 
     def __str__(self) -> str:
         return self.english()

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..actions import Action, Discard, DrawStock, Knock, Pass, TakeDiscard, TakeUpcard
 from ..cards import Card
 from ..hand import HandView, Phase
-from ..i18n import _, local_number, ngettext
+from ..i18n import _
 from ..melds import deadwood, discard_choices
 
 if TYPE_CHECKING:
@@ -29,7 +29,6 @@ __all__ = [
     "knock_options",
     "legal_now",
     "pretty_text",
-    "reason_words",
     "refusal",
     "sentence",
 ]
@@ -199,32 +198,10 @@ def _refused_discard(view: HandView, action: Discard | Knock) -> str:
         action=action_name(action), legal=legal))
 
 
-def reason_words(reason: Reason) -> str:
-    """A computer player's reason in the language in force: its message through the
-    catalogue, cards with their suit symbols, phrases in it translated the same way."""
-    from ..bots.base import Reason  # the bots layer, imported when a hint is shown
-
-    if reason.plural is not None:
-        text = ngettext(reason.message, reason.plural, int(str(dict(reason.values)["n"])))
-    else:
-        text = _(reason.message)
-    values: dict[str, object] = {}
-    for name, value in reason.values:
-        if isinstance(value, Card):
-            values[name] = value.pretty
-        elif isinstance(value, Reason):
-            values[name] = reason_words(value)
-        elif isinstance(value, float):
-            values[name] = local_number(value)  # "+2,5" in Lithuanian
-        else:
-            values[name] = value
-    return text.format(**values)
-
-
 def hint_words(action: Action, reason: Reason, view: HandView) -> str:
     """The expert's hint as the screen says it: the action in the screen's words, then why."""
     # Translators: a hint on the terminal game's table: {action} is what to do ("discard
     # 7♥"), {why} the computer player's reason.
     gin = isinstance(action, Knock) and (action.card, 0) in knock_options(view)
     return _("{action} — {why}").format(action=action_name(action, gin=gin),
-                                        why=reason_words(reason))
+                                        why=reason.words())

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreError
+from .hints import Hints
 from .language import LanguageMiddleware, catalogue_response, index_page, seat_language
 from .leases import LEASE_SECONDS
 from .limits import (
@@ -156,6 +157,7 @@ def create_app(
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
     reviewer = Reviewer(manager, settings=review_settings, workers=review_workers)
     lobby = Lobby(manager, reviewer.method)
+    hints = Hints(manager, reviewer)
     origins = None if allowed_origins is None else frozenset(o.rstrip("/") for o in allowed_origins)
     creations = AddressRate(table_rate, table_burst)
     ungreeted = Ungreeted(pending_sockets)
@@ -233,6 +235,9 @@ def create_app(
         if not out["already"]:  # asked again (another tab, a retry): told once
             ops.event("table_abandoned", table=out["table"])
         return out
+
+    async def hint_table(request: Request, data: dict[str, Any]) -> Any:
+        return await hints.answer(request.path_params["table"], data.get("token"))
 
     async def review_table(request: Request, data: dict[str, Any]) -> Any:
         return await reviewer.answer(request.path_params["table"], data.get("token"),
@@ -335,6 +340,7 @@ def create_app(
                   methods=["POST"]),
             Route("/api/tables/{table}/review", api({"token", "hand"}, review_table),
                   methods=["POST"]),
+            Route("/api/tables/{table}/hint", api({"token"}, hint_table), methods=["POST"]),
             WebSocketRoute("/ws/{table}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
             *ops.routes(),

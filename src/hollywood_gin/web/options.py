@@ -57,6 +57,8 @@ API_ERRORS: dict[str, str] = {
     "finished": "the match is over already",
     "unavailable": "the computer player cannot be started",
     "hand": "no such hand: hand must be a whole number from 1 to the hands dealt so far",
+    "friend": "hints are given at tables against the computer, not between friends",
+    "not_your_turn": "a hint is given on your turn",
     "not_over": "the hand is not over: only finished hands are reviewed (R3.4)",
     "busy": "the server is reviewing many hands: try again after Retry-After seconds",
     "review": "the review could not be made (the server's log says why)",

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ..review import ReviewSettings
     from .tables import TableManager
 
-__all__ = ["MAX_WAITING", "Reviewer"]
+__all__ = ["MAX_WAITING", "Reviewer", "token_ok"]
 
 log = logging.getLogger("hollywood_gin.web")
 
@@ -54,7 +54,8 @@ def _leave_interrupts_to_the_server() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _token_ok(token: object) -> bool:
+def token_ok(token: object) -> bool:
+    """A seat token's shape, checked before the store is asked."""
     return isinstance(token, str) and 16 <= len(token) <= 64 and set(token) <= TOKEN_CHARS
 
 
@@ -125,7 +126,8 @@ class Reviewer:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def _workers(self) -> ProcessPoolExecutor:
+    def pool(self) -> ProcessPoolExecutor:
+        """The worker processes (made on first use), for the reviews and the hints."""
         if self._pool is None:
             # A fresh interpreter per worker: forking a server with threads is not safe.
             self._pool = ProcessPoolExecutor(self.workers,
@@ -163,7 +165,7 @@ class Reviewer:
         the store)."""
         if not TABLE_ID_RE.fullmatch(table_id):
             raise TableError(404, "no_table", "no such table")
-        if not _token_ok(token):
+        if not token_ok(token):
             raise TableError(403, "token", "the token does not open a seat at this table")
         assert isinstance(token, str)
         seat = await self.manager.run(self.store.seat_of_token, table_id, token)
@@ -228,7 +230,7 @@ class Reviewer:
             loop = asyncio.get_running_loop()
             rules, seed, first_dealer, log_ = snapshot
             data, row = await loop.run_in_executor(
-                self._workers(), review_from_log, rules, seed, first_dealer, log_, seat,
+                self.pool(), review_from_log, rules, seed, first_dealer, log_, seat,
                 self.settings)
             kept = ReviewRow(key[0], number, seat, method, row.created_at, row.decisions,
                              row.accuracy, row.points_lost)

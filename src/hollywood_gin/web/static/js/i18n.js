@@ -191,6 +191,15 @@ const EN = {
   "btn.gin": "Gin · lay down {card}",
   "btn.knock": "Knock · lay down {card}",
   "btn.big_gin": "Big gin!",
+  // Translators: the button (key H) that asks the computer what to do now, at a table
+  // against the computer; then the status line: {action} is a button's words ("Discard
+  // 7♥"), {why} the computer's reason, already in the page's language.
+  "btn.hint": "Hint",
+  "hint.thinking": "Thinking about a hint…",
+  "hint.says": "Hint: {action} — {why}",
+  "hint.error.not_your_turn": "A hint is given on your turn.",
+  "hint.error.friend": "Hints are given at tables against the computer.",
+  "hint.error.other": "No hint just now: try again.",
   "btn.next": "Next hand",
   "btn.rematch": "Rematch",
   "btn.accept_rematch": "Accept the rematch",
@@ -203,6 +212,11 @@ const EN = {
   // -- the log of moves (past tense: the same words for "You" and a name) ------------------
   "log.title": "Moves · hand {n}",
   "log.new_deal": "New deal.",
+  // Translators: under the move log, the whole discard pile (public, R4.4), bottom to top;
+  // {cards} are the cards ("5♠ 7♥ J♦"), {n} how many.
+  "log.pile": { one: "Discard pile, bottom to top ({n} card): {cards}",
+    other: "Discard pile, bottom to top ({n} cards): {cards}" },
+  "log.pile_empty": "The discard pile is empty.",
   "log.you": "You",
   "log.pass": "{who} passed on the upcard {card}",
   "log.pass_plain": "{who} passed on the upcard",

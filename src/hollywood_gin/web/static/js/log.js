@@ -48,6 +48,19 @@ export function renderLog(details, state) {
   });
   if (!history.length) moves.append(el("li", "", t("log.new_deal")));
   details.append(moves);
+  // The whole discard pile is public (R4.4): the table shows its top three cards, and
+  // here is all of it, bottom to top (the terminal game's p).
+  details.querySelector(".whole-pile")?.remove();
+  const pile = state.hand.pile;
+  const whole = el("p", "whole-pile");
+  if (!pile.length) whole.textContent = t("log.pile_empty");
+  else {
+    const seen = el("span", "", t("log.pile", { n: pile.length, cards: pile.map(pretty).join(" ") }));
+    seen.setAttribute("aria-hidden", "true");
+    whole.append(seen, el("span", "sr-only",
+      t("log.pile", { n: pile.length, cards: list(pile.map(spoken)) })));
+  }
+  details.append(whole);
 }
 
 function games(columns) {

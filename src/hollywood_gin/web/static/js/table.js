@@ -3,7 +3,7 @@
 // connection is down every control is disabled and a banner says so.
 
 import { cardElement, cardValue, pretty, spoken } from "./cards.js";
-import { button, el } from "./dom.js";
+import { button, el, post } from "./dom.js";
 import { focusPlace, restoreFocus } from "./focus.js";
 import { displayName, list, t } from "./i18n.js";
 import { Announcer, lastOpponentMove, moveText, renderLog } from "./log.js";
@@ -219,6 +219,54 @@ export class TableView {
 
   hint(card) { return this.state.hand.hints.find((h) => h.card === card); }
 
+  /** The expert's advice on the player's turn at a table against the computer (H, or the
+   * Hint button): thought out by the server from this seat's view alone, said in the
+   * status line (a live region), its card chosen in the hand.  Dropped if the game has
+   * moved on meanwhile. */
+  async askHint() {
+    const s = this.state;
+    if (!s || s.opponent !== "computer" || !this.myTurn() || !this.canAct() || this.asking) {
+      return;
+    }
+    const seq = s.seq;
+    this.asking = true;
+    this.advice = { seq, words: t("hint.thinking") };
+    this.render();
+    try {
+      const got = await post(`/api/tables/${this.tableId}/hint`,
+        { token: tokenOf(this.tableId) });
+      if (!this.state || this.state.seq !== got.seq) return;
+      const card = got.action.split(" ")[1] || null;
+      this.advice = { seq: got.seq, action: got.action, why: got.why, card };
+      if (card && this.state.hand.cards.includes(card)) this.selected = card;
+    } catch (err) {
+      const code = ["not_your_turn", "friend"].includes(err.code) ? err.code : "other";
+      if (this.state && this.state.seq === seq) this.advice = { seq, words: t(`hint.error.${code}`) };
+    } finally {
+      this.asking = false;
+      if (this.state) this.render();
+    }
+  }
+
+  /** The advice in words, cards named by `name` (seen or heard), or null if there is none
+   * for this position. */
+  adviceText(name) {
+    const a = this.advice;
+    if (!a || !this.state || a.seq !== this.state.seq) return null;
+    if (a.words) return a.words;
+    const top = this.state.hand.pile[this.state.hand.pile.length - 1];
+    const [verb, card] = a.action.split(" ");
+    const gin = verb === "knock" && this.hint(card)?.deadwood === 0;
+    const action = {
+      pass: () => t("btn.pass"), draw: () => t("btn.draw"),
+      take: () => t("btn.take", { card: name(top) }), pick: () => t("btn.take", { card: name(top) }),
+      discard: () => t("btn.discard_card", { card: name(card) }),
+      knock: () => t(gin ? "btn.gin" : "btn.knock", { card: name(card) }),
+      "big-gin": () => t("btn.big_gin"),
+    }[verb];
+    return t("hint.says", { action: action ? action() : a.action, why: a.why });
+  }
+
   knockChoice(gin) {
     const hints = this.state.hand.hints.filter((h) => h.knock && (gin ? h.deadwood === 0 : true));
     if (!hints.length) return null;
@@ -300,6 +348,7 @@ export class TableView {
     } else if (key === "d") this.act("draw");
     else if (key === "u") { if (!this.act("pick")) this.act("take"); }
     else if (key === "p") this.act("pass");
+    else if (key === "h") this.askHint();
     else if (key === "k") { const k = this.knockChoice(false); if (k) this.act(`knock ${k.card}`); }
     else if (key === "g") {
       const g = this.knockChoice(true);
@@ -463,6 +512,8 @@ export class TableView {
     const s = this.state;
     const h = s.hand;
     const opp = s.names[1 - s.seat];
+    const advice = this.online && this.myTurn() ? this.adviceText(name) : null;
+    if (advice) return advice;
     if (s.abandoned !== null) return t("status.abandoned");
     if (!this.online) return t("status.offline");
     if (!s.joined[1 - s.seat]) return t("status.waiting_join");
@@ -503,6 +554,9 @@ export class TableView {
         const card = cardElement(c, { button: true });
         const hint = discarding ? this.hint(c) : null;
         if (c === this.selected) card.classList.add("selected");
+        if (this.advice && this.advice.seq === s.seq && this.advice.card === c) {
+          card.classList.add("advised");
+        }
         if (fresh.length === 1 && fresh[0] === c && h.phase === "discard") {
           card.classList.add("fresh");
         }
@@ -571,6 +625,11 @@ export class TableView {
       if (this.legal("big-gin")) {
         box.append(button(t("btn.big_gin"), "gin", () => this.act("big-gin"), "G"));
       }
+    }
+    if (this.state.opponent === "computer") {
+      const ask = button(t("btn.hint"), "hint", () => this.askHint(), "H");
+      ask.disabled = Boolean(this.asking);
+      box.append(ask);
     }
     if (!this.canAct()) box.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     return box;
