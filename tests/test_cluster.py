@@ -72,3 +72,14 @@ def test_arena_command_takes_ray(local_ray: None, capsys: pytest.CaptureFixture[
         b.match_win_rate for b in local.bots]
     assert [b["points_per_hand"] for b in remote["bots"]] == [
         b.points_per_hand for b in local.bots]
+
+
+def test_ray_imap_yields_as_chunks_finish_in_order(local_ray: None) -> None:
+    """The arena's progress under --ray: results came all at once at the end (one ray.get
+    on every task), so a long run showed nothing and a stop kept nothing (a QA pass)."""
+    from hollywood_gin.cluster import ray_imap
+
+    items = list(range(12))
+    seen = ray_imap(lambda x: x + 1, items, "auto", chunk_size=3)
+    assert next(seen) == 1  # the first chunk's, before the rest is asked for
+    assert list(seen) == [x + 1 for x in items[1:]]

@@ -15,11 +15,15 @@ again when the call ends.
 from __future__ import annotations
 
 import os
+import re
+import socket
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["RayPool", "ray_map"]
+from .errors import HollywoodGinError
+
+__all__ = ["ClusterError", "RayPool", "check_address", "ray_imap", "ray_map"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -32,6 +36,30 @@ def _run_chunk(fn: Callable[[Any], Any], chunk: Sequence[Any]) -> tuple[str, lis
     return ray.get_runtime_context().get_node_id(), [fn(item) for item in chunk]
 
 
+class ClusterError(HollywoodGinError):
+    """A Ray address that is not one, or a cluster that cannot be reached."""
+
+
+#: host:port, or ray://host:port (a Ray client); the host a name, IPv4 or [IPv6].
+_ADDRESS = re.compile(r"(?:ray://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
+#: How long the head may take to answer before the address is called unreachable (Ray's
+#: own connect retried without end, printing a warning every 5 s).
+REACH_SECONDS = 10.0
+
+
+def check_address(address: str) -> tuple[str, int] | None:
+    """``auto`` and ``local`` (None), or the host and port of a cluster's address; anything
+    else is refused in words (Ray's own error was a traceback)."""
+    text = address.strip()
+    if text in ("auto", "local"):
+        return None
+    match = _ADDRESS.fullmatch(text)
+    if match is None or not 1 <= int(match.group(2)) <= 65535:
+        raise ClusterError(f"not a Ray address: {address!r}: give 'auto', 'local', "
+                           f"host:port or ray://host:port")
+    return match.group(1).strip("[]"), int(match.group(2))
+
+
 def _connect(address: str, num_cpus: int | None) -> bool:
     """Make sure Ray is up; True if this call started (and so must stop) it."""
     import ray
@@ -39,14 +67,22 @@ def _connect(address: str, num_cpus: int | None) -> bool:
     if ray.is_initialized():
         return False
     kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-    if address == "auto" and not os.environ.get("RAY_ADDRESS"):
+    if address == "auto" and os.environ.get("RAY_ADDRESS"):
+        address = os.environ["RAY_ADDRESS"]
+    elif address == "auto":
         address = "local"
-    if address == "local":
+    where = check_address(address)
+    if where is None:
         if num_cpus is not None:
             kwargs["num_cpus"] = num_cpus
         ray.init(address="local", **kwargs)
-    else:
-        ray.init(address=address, **kwargs)
+        return True
+    try:
+        socket.create_connection(where, timeout=REACH_SECONDS).close()
+    except OSError as exc:
+        raise ClusterError(f"cannot reach a Ray cluster at {address}: "
+                           f"{exc.strerror or exc}") from None
+    ray.init(address=address.strip(), **kwargs)
     return True
 
 
@@ -66,11 +102,26 @@ def ray_map(
     ``num_cpus`` limits a local Ray started here.  ``nodes``, if given, counts the
     chunks each Ray node computed (by node id): proof that a cluster was used.
     """
+    return list(ray_imap(fn, items, address, chunk_size=chunk_size, num_cpus=num_cpus,
+                         nodes=nodes))
+
+
+def ray_imap(
+    fn: Callable[[T], R],
+    items: Iterable[T],
+    address: str = "auto",
+    *,
+    chunk_size: int | None = None,
+    num_cpus: int | None = None,
+    nodes: Counter[str] | None = None,
+) -> Iterator[R]:
+    """:func:`ray_map` as its results come: each chunk's as soon as it and those before it
+    are done (a long run shows its progress, and a stop keeps what was done)."""
     import ray
 
     work = list(items)
     if not work:
-        return []
+        return
     started = _connect(address, num_cpus)
     try:
         if chunk_size is None:
@@ -84,12 +135,11 @@ def ray_map(
         refs = [
             remote.remote(fn_ref, work[i : i + chunk_size]) for i in range(0, len(work), chunk_size)
         ]
-        out: list[R] = []
-        for node, chunk in ray.get(refs):
-            out.extend(chunk)
+        for ref in refs:
+            node, chunk = ray.get(ref)
             if nodes is not None:
                 nodes[node] += 1
-        return out
+            yield from chunk
     finally:
         if started:
             ray.shutdown()
@@ -130,6 +180,7 @@ class RayPool:
     def imap(
         self, fn: Callable[[T], R], items: Iterable[T], chunksize: int | None = None
     ) -> Iterator[R]:
-        return iter(self.map(fn, items, chunksize))
+        return ray_imap(fn, items, self.address, chunk_size=chunksize, num_cpus=self.num_cpus,
+                        nodes=self.nodes)
 
     imap_unordered = imap

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from collections.abc import Iterable
 
@@ -14,10 +15,16 @@ from .runner import ProgressBar, run_arena
 
 
 def _ray_address(text: str) -> str:
-    """An argparse type: a Ray address, never empty (Ray's own error is a traceback)."""
+    """An argparse type: a Ray address (Ray's own error is a traceback)."""
+    from ..cluster import ClusterError, check_address
+
     if not text.strip():
         raise argparse.ArgumentTypeError("the Ray address is empty: give 'auto' or host:port")
-    return text
+    try:
+        check_address(text)
+    except ClusterError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -90,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         progress=bar,
         ray=args.ray,
     )
+    if report.interrupted and bar is not None and bar.tty:
+        bar.stream.write("\n")  # the bar's line stays as it stopped
     if args.plot:
         plot_report(report, args.plot)
     if args.json:
@@ -97,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
 
         print(json.dumps(report.to_dict()))
     else:
-        print(report.text())
-    return 0
+        print(report.text(width=max(60, shutil.get_terminal_size((80, 24)).columns)))
+    return 130 if report.interrupted else 0  # the pairs played are reported all the same
 
 
 def main(argv: Iterable[str] | None = None) -> int:

@@ -4,6 +4,7 @@ times; as text, JSON or a picture."""
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -60,6 +61,8 @@ class ArenaReport:
     unfinished: int
     results: list[GameResult] = field(default_factory=list, repr=False)
     ray_nodes: dict[str, int] | None = None  # chunks each Ray node computed (--ray only)
+    interrupted: bool = False  # stopped (Ctrl+C) with ``pairs`` of ``planned`` played
+    planned: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         """Everything but the per-game results, as JSON-ready values."""
@@ -80,6 +83,8 @@ class ArenaReport:
         }
         if self.ray_nodes is not None:
             out["ray_nodes"] = dict(self.ray_nodes)
+        if self.interrupted:
+            out["interrupted"] = {"pairs_played": self.pairs, "pairs_asked": self.planned}
         for bot in self.bots:
             d = asdict(bot)
             for key in ("match_win_ci", "hand_win_ci", "net_points_ci"):
@@ -88,54 +93,65 @@ class ArenaReport:
             out["bots"].append(d)
         return out
 
-    def text(self) -> str:
-        """A plain-text table for the terminal."""
+    def text(self, width: int = 80) -> str:
+        """A plain-text table for the terminal, within ``width`` columns (the two bots side
+        by side; a name longer than its column is said above the table, and the columns
+        headed A and B)."""
         a, b = self.bots
-        lines = [
-            f"arena: {a.name} vs {b.name}, {self.rules} rules, engine {self.engine}, "
-            f"{self.games} {self.mode} ({self.pairs} mirrored pairs), seed {self.seed}, "
-            f"{self.seconds:.1f} s",
-        ]
+        rules = self.rules if self.engine == "openspiel" else f"{self.rules} rules"
+        head = (f"arena: {a.name} vs {b.name}, {rules}, engine {self.engine}, "
+                f"{self.games} {self.mode} ({self.pairs} mirrored pairs), seed {self.seed}, "
+                f"{self.seconds:.1f} s")
         if self.ray_nodes:
-            lines[0] += (f", on Ray: {sum(self.ray_nodes.values())} chunks on "
-                         f"{len(self.ray_nodes)} node{'s' if len(self.ray_nodes) > 1 else ''}")
+            head += (f", on Ray: {sum(self.ray_nodes.values())} chunks on "
+                     f"{len(self.ray_nodes)} node{'s' if len(self.ray_nodes) > 1 else ''}")
+        if self.interrupted:
+            head += f"; interrupted: {self.pairs} pairs played of the {self.planned} asked"
+        lines = textwrap.wrap(head, width, subsequent_indent="  ")
 
         def pct(x: float | None) -> str:
-            return "-" if x is None else f"{100 * x:5.1f}%"
+            return "-" if x is None else f"{100 * x:.1f}%"
 
         def ci(c: tuple[float, float] | None) -> str:
-            return "" if c is None else f"[{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
+            return "" if c is None else f" [{100 * c[0]:.1f}, {100 * c[1]:.1f}]"
 
-        width = max(len(a.name), len(b.name), 4)
         rows: list[tuple[str, Callable[[BotReport], str]]] = [
-            ("matches won", lambda r: f"{r.match_wins}/{r.matches} {pct(r.match_win_rate)} "
+            ("matches won", lambda r: f"{r.match_wins}/{r.matches} {pct(r.match_win_rate)}"
              f"{ci(r.match_win_ci)}" if r.match_win_rate is not None else "-"),
-            ("hands won", lambda r: f"{r.hand_wins}/{r.hands} {pct(r.hand_win_rate)} "
+            ("hands won", lambda r: f"{r.hand_wins}/{r.hands} {pct(r.hand_win_rate)}"
              f"{ci(r.hand_win_ci)}"),
-            ("points/hand", lambda r: f"{r.points_per_hand:.2f} (net {r.net_points_per_hand:+.2f} "
-             f"[{r.net_points_ci[0]:+.2f}, {r.net_points_ci[1]:+.2f}])"),
+            ("points/hand", lambda r: f"{r.points_per_hand:.2f}"),
+            ("net points/hand", lambda r: f"{r.net_points_per_hand:+.2f} "
+             f"[{r.net_points_ci[0]:+.2f}, {r.net_points_ci[1]:+.2f}]"),
             ("knock wins", lambda r: str(r.knock_wins)),
             ("gins", lambda r: str(r.gins + r.big_gins)),
             ("undercuts given", lambda r: str(r.undercuts_given)),
             ("undercuts suffered", lambda r: str(r.undercuts_suffered)),
             ("dead hands", lambda r: str(r.dead)),
-            ("decision ms", lambda r: f"median {r.decision_ms_median:.3f}, "
-             f"p99 {r.decision_ms_p99:.3f}, max {r.decision_ms_max:.2f} ({r.decisions})"),
+            ("decisions", lambda r: str(r.decisions)),
+            ("decision ms median", lambda r: f"{r.decision_ms_median:.3f}"),
+            ("decision ms p99", lambda r: f"{r.decision_ms_p99:.3f}"),
+            ("decision ms max", lambda r: f"{r.decision_ms_max:.2f}"),
         ]
         if a.ties or b.ties:
-            rows.insert(7, ("ties (no score)", lambda r: str(r.ties)))
+            rows.insert(9, ("ties (no score)", lambda r: str(r.ties)))
         label = max(len(r[0]) for r in rows)
-        lines.append(" " * label + "  " + a.name.ljust(width + 40) + b.name)
-        for name, fn in rows:
-            lines.append(name.ljust(label) + "  " + fn(a).ljust(width + 40) + fn(b))
+        cells = [(name, fn(a), fn(b)) for name, fn in rows]
+        col = max(len(c) for _n, x, y in cells for c in (x, y))
+        names = (a.name, b.name)
+        if max(len(n) for n in names) > col:  # "expert:samples=48,...": said above, by letter
+            lines += [f"A = {a.name}", f"B = {b.name}"]
+            names = ("A", "B")
+        col = max(col, *(len(n) for n in names))
+        lines.append(" " * label + "  " + names[0].ljust(col) + "  " + names[1])
+        lines += [f"{name.ljust(label)}  {x.ljust(col)}  {y}" for name, x, y in cells]
         sweeps = self.pair_sweeps
         spread = ("(no interval from one pair)" if self.margin_ci is None
                   else f"[{self.margin_ci[0]:+.2f}, {self.margin_ci[1]:+.2f}]")
-        lines.append(
-            f"margin ({a.name} − {b.name}): {self.margin_per_hand:+.2f} points/hand "
-            f"{spread}; mirrored pairs "
-            f"{a.name} 2–0: {sweeps[0]}, 1–1: {sweeps[1]}, {b.name} 2–0: {sweeps[2]}"
-        )
+        lines += textwrap.wrap(
+            f"margin ({a.name} − {b.name}): {self.margin_per_hand:+.2f} points/hand {spread}; "
+            f"mirrored pairs {a.name} 2–0: {sweeps[0]}, 1–1: {sweeps[1]}, {b.name} 2–0: "
+            f"{sweeps[2]}", width, subsequent_indent="  ", break_on_hyphens=False)
         if self.unfinished:
             lines.append(f"{self.unfinished} matches unfinished after {MAX_HANDS_PER_MATCH} hands")
         return "\n".join(lines)

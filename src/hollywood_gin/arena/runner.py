@@ -13,7 +13,12 @@ from .report import ArenaReport, _aggregate
 
 
 def _spec_name(spec: BotSpec) -> str:
-    return spec if isinstance(spec, str) else str(getattr(spec, "name", type(spec).__name__))
+    """The name a report gives a bot: its spec, without an empty settings part ("expert:"
+    plays as "expert", and was reported so)."""
+    if not isinstance(spec, str):
+        return str(getattr(spec, "name", type(spec).__name__))
+    name, colon, settings = spec.strip().partition(":")
+    return f"{name}{colon}{settings}" if settings.strip() else name
 
 
 def _check_spec(spec: BotSpec, engine: str) -> None:
@@ -71,7 +76,7 @@ def run_arena(
         if hands is None:
             hands = 200
     if engine == "openspiel":
-        rules_name = "openspiel gin_rummy defaults"
+        rules_name = "OpenSpiel's gin_rummy defaults"
     mode = "hands" if hands is not None else "matches"
     count = hands if hands is not None else (matches if matches is not None else 100)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -95,33 +100,43 @@ def run_arena(
     start = time.perf_counter()
     done = 0
     ray_nodes: dict[str, int] | None = None
-    if ray is not None:
-        from ..cluster import RayPool
+    cluster = None
+    interrupted = False
+    try:  # a Ctrl+C keeps the whole pairs played: they are reported, marked interrupted
+        if ray is not None:
+            from ..cluster import RayPool
 
-        with RayPool(ray) as cluster:
-            for pair_result in cluster.imap_unordered(_play_pair, tasks, chunksize=8):
-                results.extend(pair_result)
+            with RayPool(ray) as cluster:
+                for pair_result in cluster.imap_unordered(_play_pair, tasks, chunksize=8):
+                    results.extend(pair_result)
+                    done += 1
+                    if progress:
+                        progress(done, pairs)
+        elif jobs == 1 or pairs == 1:
+            for task in tasks:
+                results.extend(_play_pair(task))
                 done += 1
                 if progress:
                     progress(done, pairs)
+        else:
+            import multiprocessing
+
+            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+            chunk = max(1, min(8, pairs // (jobs * 8)))
+            # The workers leave Ctrl+C to this process, which stops them (each printed a
+            # traceback of its own)
+            with ctx.Pool(min(jobs, pairs), initializer=_leave_interrupts_to_the_parent) as pool:
+                for pair_result in pool.imap_unordered(_play_pair, tasks, chunksize=chunk):
+                    results.extend(pair_result)
+                    done += 1
+                    if progress:
+                        progress(done, pairs)
+    except KeyboardInterrupt:
+        if not done:
+            raise
+        interrupted = True
+    if cluster is not None:
         ray_nodes = dict(cluster.nodes)
-    elif jobs == 1 or pairs == 1:
-        for task in tasks:
-            results.extend(_play_pair(task))
-            done += 1
-            if progress:
-                progress(done, pairs)
-    else:
-        import multiprocessing
-
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        chunk = max(1, min(8, pairs // (jobs * 8)))
-        with ctx.Pool(min(jobs, pairs)) as pool:
-            for pair_result in pool.imap_unordered(_play_pair, tasks, chunksize=chunk):
-                results.extend(pair_result)
-                done += 1
-                if progress:
-                    progress(done, pairs)
     seconds = time.perf_counter() - start
     report = _aggregate(
         (_spec_name(bot_a), _spec_name(bot_b)),
@@ -134,7 +149,14 @@ def run_arena(
         seconds=seconds,
     )
     report.ray_nodes = ray_nodes
+    report.interrupted, report.planned = interrupted, pairs
     return report
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class ProgressBar:
