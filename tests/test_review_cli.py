@@ -72,6 +72,10 @@ def test_hindsight_is_opt_in_and_labelled(capsys: pytest.CaptureFixture[str],
     [
         (["review", "/nonexistent/record.json"], "cannot read record"),
         (["review", "RECORD", "--hand", "7"], "there is no hand 7"),
+        # in the player's language (they were English in every one; a QA pass)
+        (["--lang", "lt", "review", "RECORD", "--hand", "7"], "nėra raundo 7; serijoje yra "
+                                                                "raundai nuo 1 iki"),
+        (["--lang", "nb", "review", "RECORD", "--hand", "7"], "det finnes ingen giv 7"),
     ],
 )
 def test_review_errors_are_clear(capsys: pytest.CaptureFixture[str], record: Path,

@@ -52,6 +52,7 @@ from ..actions import Action, Knock
 from ..bots.search import ChoiceSampler, Continuation, Deal, play_choice
 from ..cards import cards_from_mask
 from ..hand import Hand, HandView, Phase
+from ..i18n import _
 from ..match import Match
 from ..melds import deadwood_of_mask
 from ..sheet import ScoreSheet
@@ -168,6 +169,31 @@ def _mean_se(values: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def _t(z: float, n: int) -> float:
+    """The two-sided quantile of Student's t with ``n - 1`` degrees of freedom matching the
+    normal one ``z``: a mean of few deals is far less sure than ``z`` says (two deals
+    graded a right pass a confident blunder; a QA pass).  Exact for one and two degrees
+    of freedom, a Cornish-Fisher series (Abramowitz and Stegun 26.7.5) past them."""
+    df = n - 1
+    if df <= 0:
+        return math.inf
+    p = 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+    if df == 1:
+        return math.tan(math.pi * (p - 0.5))
+    if df == 2:
+        return (2 * p - 1) * math.sqrt(2.0 / (4 * p * (1 - p)))
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def _half(z: float, se: float, n: int) -> float:
+    """Half an interval's width: ``t × se`` (none when every deal agreed)."""
+    return 0.0 if se == 0 else _t(z, n) * se
+
+
 def _band(loss: float) -> int:
     return 0 if loss < INACCURACY else 1 if loss < MISTAKE else 2 if loss < BLUNDER else 3
 
@@ -181,14 +207,14 @@ def _settled(values: list[list[float]], active: set[int], leader: int, chosen: i
              z: float) -> bool:
     """True once more deals could not change the chosen choice's grade: the least loss it
     may have and the most it may have fall in the same band (best and good together)."""
-    mean, se, _ = _paired(values[leader], values[chosen])
-    low = mean - z * se
+    mean, se, n = _paired(values[leader], values[chosen])
+    low = mean - _half(z, se, n)
     most = 0.0
     for c in active:
         if c == chosen:
             continue
-        m, s, _ = _paired(values[c], values[chosen])
-        most = max(most, m + z * s)
+        m, s, k = _paired(values[c], values[chosen])
+        most = max(most, m + _half(z, s, k))
     if low <= 0:  # good (or best) now; settled only if it could not be worse than good
         return most < INACCURACY
     return _band(low) == _band(most)
@@ -236,11 +262,18 @@ def review_decision(
     while True:
         leader = _leader(values, active, pick)
         keep = {leader, pick}
-        for c in active - keep:
-            m, s, _ = _paired(values[leader], values[c])
-            if m - z * s <= 0 and not (m == 0 and s == 0):  # may still beat the leader
+        # Every choice against this leader, those dropped before too: one dropped against
+        # an earlier leader may be ahead of this one (it was shown with more points than
+        # the best, above it in the table; a QA pass), and is played on again.
+        for c in set(everyone) - keep:
+            m, s, k = _paired(values[leader], values[c])
+            if m - _half(z, s, k) <= 0 and not (m == 0 and s == 0):  # may still beat it
                 keep.add(c)
         active = keep
+        short = sorted(c for c in active if len(values[c]) < n)
+        if short:  # taken back: on the deals the others were played on first
+            sampler.run(short, n)
+            continue
         if n >= settings.max_deals or _settled(values, active, leader, pick, z):
             break
         n = min(settings.max_deals, n + settings.batch)
@@ -249,7 +282,7 @@ def review_decision(
 
 
 def _crossfit(values: list[list[float]], contenders: list[int], prefer: int
-              ) -> Callable[[list[float]], tuple[float, float]]:
+              ) -> Callable[[list[float]], tuple[float, float, int]]:
     """The loss of a choice against the best, measured on deals that did not pick the best.
 
     The best of many noisy means is flattered by its noise (the winner's curse), and so
@@ -268,10 +301,10 @@ def _crossfit(values: list[list[float]], contenders: list[int], prefer: int
 
     on_even, on_odd = pick(1), pick(0)  # the pick that judges even deals is made on odd ones
 
-    def loss(own: list[float]) -> tuple[float, float]:
+    def loss(own: list[float]) -> tuple[float, float, int]:
         judge = (values[on_even], values[on_odd])
         diffs = [judge[i % 2][i] - own[i] for i in range(min(len(own), n))]
-        return _mean_se(diffs)
+        return (*_mean_se(diffs), len(diffs))
 
     return loss
 
@@ -294,8 +327,7 @@ def _summarise(view: HandView, legal: list[Action], pick: int, sampler: ChoiceSa
         if is_best:
             loss = low = high = 0.0
         else:
-            lm, ls = held_out(values[c])
-            loss, low, high = max(0.0, lm), lm - z * ls, lm + z * ls
+            loss, low, high = _loss_interval(*held_out(values[c]), z)
         equity = None
         if sampler.priced:
             equity = sum(sampler.equity[c]) / len(sampler.equity[c])
@@ -311,14 +343,22 @@ def _summarise(view: HandView, legal: list[Action], pick: int, sampler: ChoiceSa
         if eq_best == pick:
             eq_loss = eq_low = eq_high = 0.0
         else:
-            m, s = _crossfit(eq, full, pick)(eq[pick])
-            eq_loss, eq_low, eq_high = max(0.0, m), m - z * s, m + z * s
+            eq_loss, eq_low, eq_high = _loss_interval(*_crossfit(eq, full, pick)(eq[pick]), z)
     return DecisionReview(
         hand_number=hand_number, ply=len(view.history), kind=decision_kind(view), view=view,
         choices=tuple(choices), chosen=pick, best=best,
         deals=min(len(values[pick]), len(values[best])),
         equity_best=eq_best, equity_loss=eq_loss, equity_low=eq_low, equity_high=eq_high,
     )
+
+
+def _loss_interval(mean: float, se: float, n: int, z: float) -> tuple[float, float, float]:
+    """A held-out loss and its interval, never below 0: a choice loses nothing or more.
+    Held out, near-equal choices can measure below 0 (each half's pick does badly on the
+    other half); the loss was shown as 0.0 and its interval as [-7.6, -0.9], outside it
+    (a QA pass)."""
+    half = _half(z, se, n)
+    return max(0.0, mean), max(0.0, mean - half), max(0.0, mean + half)
 
 
 def hindsight_of(review: DecisionReview, truth: Hand, continuation: Continuation) -> Hindsight:
@@ -382,6 +422,27 @@ def _tasks(match: Match, number: int, player: int, sheet: ScoreSheet, settings: 
     return tasks
 
 
+def hands_to_review(match: Match, player: object, hands: Sequence[int] | None) -> list[int]:
+    """The hands a review of ``player`` covers: those asked for, each finished (R3.4: a
+    hand in play keeps its cards hidden), or every finished one; refused in the player's
+    language otherwise."""
+    if player not in (0, 1) or isinstance(player, bool):
+        raise ReviewError(_("there is no player {player!r}; players are 0 and 1").format(
+            player=player))
+    count = len(match.hands)
+    if hands is None:
+        return [k for k in range(1, count + 1) if match.hands[k - 1].is_over]
+    wanted = list(hands)
+    for k in wanted:
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= count:
+            raise ReviewError(_("there is no hand {hand!r}; the match has hands 1 to "
+                                "{count}").format(hand=k, count=count))
+        if not match.hands[k - 1].is_over:
+            raise ReviewError(_("hand {hand} is not over yet: only finished hands are "
+                                "reviewed").format(hand=k))
+    return wanted
+
+
 def review_match(
     match: Match,
     player: int,
@@ -399,20 +460,9 @@ def review_match(
     called as decisions are done.  ``hindsight`` adds the labelled after-the-fact line
     to each decision (it never changes a grade)."""
     settings = settings or ReviewSettings()
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ReviewError(f"there is no player {player!r}; players are 0 and 1")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ReviewError(f"jobs must be a whole number, 1 or more, not {jobs!r}")
-    count = len(match.hands)
-    if hands is None:
-        wanted = [k for k in range(1, count + 1) if match.hands[k - 1].is_over]
-    else:
-        wanted = list(hands)
-        for k in wanted:
-            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= count:
-                raise ReviewError(f"there is no hand {k!r}; the match has hands 1 to {count}")
-            if not match.hands[k - 1].is_over:
-                raise ReviewError(f"hand {k} is not over yet: only finished hands are reviewed")
+    wanted = hands_to_review(match, player, hands)
     sheet = ScoreSheet(match.rules)
     sheets: dict[int, ScoreSheet] = {}
     for k, hand in enumerate(match.hands, 1):

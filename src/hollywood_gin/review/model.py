@@ -164,6 +164,12 @@ class DecisionReview:
         return self.choices[self.chosen].loss
 
     @property
+    def points_gap(self) -> float:
+        """How far the best's points are above the choice made's on these deals (its loss,
+        measured on held-out deals, may be 0 where this is not)."""
+        return self.choices[self.best].points - self.choices[self.chosen].points
+
+    @property
     def loss_interval(self) -> tuple[float, float]:
         c = self.choices[self.chosen]
         return c.loss_low, c.loss_high

@@ -32,7 +32,7 @@ from typing import Any
 from ..hand import Hand
 from ..match import Match
 from ..store import ReviewRow, Store
-from .engine import ReviewSettings, review_hand
+from .engine import ReviewSettings, hands_to_review, review_hand
 from .model import REVIEW_VERSION, HandReview, MatchReview, ReviewError
 
 __all__ = [
@@ -132,18 +132,7 @@ def review_saved(
         persistent = store.open_match(match_id)
         match = match if match is not None else persistent.match
         names = names if names is not None else persistent.players
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ReviewError(f"there is no player {player!r}; players are 0 and 1")
-    count = len(match.hands)
-    if hands is None:
-        wanted = [k for k in range(1, count + 1) if match.hands[k - 1].is_over]
-    else:
-        wanted = list(hands)
-        for k in wanted:
-            if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= count:
-                raise ReviewError(f"there is no hand {k!r}; the match has hands 1 to {count}")
-            if not match.hands[k - 1].is_over:
-                raise ReviewError(f"hand {k} is not over yet: only finished hands are reviewed")
+    wanted = hands_to_review(match, player, hands)
     have = stored_hand_reviews(store, match_id, match, player, settings, wanted)
     for k in wanted:
         if k in have and on_hand is not None:

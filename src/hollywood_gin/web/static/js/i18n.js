@@ -364,6 +364,7 @@ const EN = {
   "rv.loss": "You lost {n} expected points (95%: {low} to {high}).",
   "rv.was_best": "That was the best choice found.",
   "rv.as_good": "The best found was to {best}; yours did as well on these deals.",
+  "rv.within_chance": "The best found was to {best}; its lead over yours is within chance on these deals.",
   "rv.equity": "On the score sheet the best is to {action}.",
   "rv.choices_caption": "Every choice with its expected points for you and what it loses against the best",
   "rv.col.choice": "choice",

@@ -389,7 +389,10 @@ export class ReviewPanel {
     chose.append(grade);
     box.append(chose);
     if (d.chosen !== d.best && d.loss < 0.05) { // another choice, but no measurable loss
-      box.append(el("p", "rv-loss best", t("rv.as_good", { best: actionWords(d.best, choiceOf(d, d.best)) })));
+      // "did as well" only where the points say so too (a QA pass)
+      const gap = choiceOf(d, d.best).points - choiceOf(d, d.chosen).points;
+      box.append(el("p", "rv-loss best", t(gap < 0.05 ? "rv.as_good" : "rv.within_chance",
+        { best: actionWords(d.best, choiceOf(d, d.best)) })));
     } else if (d.chosen !== d.best) {
       const better = el("p", "rv-better");
       better.append(el("strong", "", t("rv.better") + " "),
