@@ -17,6 +17,7 @@ from .i18n import _
 
 if TYPE_CHECKING:
     from .match import Match
+    from .migrate import SchemaState
     from .store import StoredMatch
 
 __all__ = ["register", "summary_differences"]
@@ -61,9 +62,9 @@ def _missing_file(url: str) -> str | None:
     return None
 
 
-def _with_tables(url: str) -> None:
-    """Refuse a database without hollywood-gin's tables: there is nothing to check, and
-    opening the store there would create them."""
+def _schema_state(url: str) -> SchemaState:
+    """The database's schema state, read without changing anything; an unreadable
+    database is one line of error."""
     from sqlalchemy import create_engine
 
     from . import migrate
@@ -73,39 +74,34 @@ def _with_tables(url: str) -> None:
     engine = create_engine(url)
     try:
         with engine.connect() as conn:
-            empty = migrate.read_state(conn).empty
+            return migrate.read_state(conn)
     except (HollywoodGinError, ModuleNotFoundError):
         raise
     except Exception as exc:
         raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {exc}") from None
     finally:
         engine.dispose()
-    if empty:
+
+
+def _with_tables(url: str) -> None:
+    """Refuse a database without hollywood-gin's tables: there is nothing to check, and
+    opening the store there would create them."""
+    from .errors import HollywoodGinError
+    from .store.records import _safe_url
+
+    if _schema_state(url).empty:
         raise HollywoodGinError(f"the database {_safe_url(url)} has no hollywood-gin tables: "
                                 f"nothing to check (is it the right one?)")
 
 
 def _cmd_current(args: argparse.Namespace) -> int:
-    from sqlalchemy import create_engine
-
-    from . import migrate
-    from .errors import HollywoodGinError
     from .store.records import _safe_url
 
     url = _url(args)
     if _missing_file(url):  # as empty as can be, and left so
         print(f"{_safe_url(url)}: empty (no file yet)")
         return 1 if args.check else 0
-    engine = create_engine(url)
-    try:
-        with engine.connect() as conn:
-            state = migrate.read_state(conn)
-    except (HollywoodGinError, ModuleNotFoundError):
-        raise
-    except Exception as exc:
-        raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {exc}") from None
-    finally:
-        engine.dispose()
+    state = _schema_state(url)
     print(f"{_safe_url(url)}: {state.describe()}")
     return 0 if state.current or not args.check else 1
 

@@ -357,3 +357,13 @@ def play_computer(me: Seat, *, until: Callable[[dict[str, Any]], bool] | None = 
         else:
             me.wait(lambda f: f["type"] == "state")
     raise AssertionError("the computer match did not get there")
+
+
+def hold_seat(page: Any, server: Server, created: dict[str, Any],
+              opponent: str = "computer") -> None:
+    """Have ``page``'s browser hold the seat of a table made over HTTP (its token in
+    localStorage, as the lobby keeps it); then ``/t/TABLE`` opens at that seat."""
+    page.goto(server.base + "/rules")  # any page of the site: localStorage is per origin
+    page.evaluate("([t, k, o]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
+                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: o, at: Date.now()"
+                  "}])); }", [created["table"], created["token"], opponent])

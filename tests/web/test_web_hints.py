@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx2
-from hg_web_support import DESKTOP, Seat, Server, play_computer
+from hg_web_support import DESKTOP, Seat, Server, hold_seat, play_computer
 
 from hollywood_gin import bots, i18n
 from hollywood_gin.store import Store
@@ -87,10 +87,7 @@ def test_the_page_says_the_hint_and_marks_its_card(browser: Any, web: Server) ->
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(web.base + "/rules")
-    page.evaluate("([t, k]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
-                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: 'computer', "
-                  "at: Date.now()}])); }", [created["table"], created["token"]])
+    hold_seat(page, web, created)
     page.goto(f"{web.base}/t/{created['table']}")
     felt = page.locator(".felt")
     for _ in range(3):  # to a discard of the person's

@@ -26,7 +26,7 @@ from typing import Any
 import hg_frames
 import httpx2
 import pytest
-from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, play_computer
+from hg_web_support import DESKTOP, PHONE, SHORT_MATCH, Seat, Server, hold_seat, play_computer
 
 from hollywood_gin import i18n
 from hollywood_gin.rules import OPTIONS, PRESETS, Rules
@@ -151,13 +151,6 @@ def _context(browser: Any, viewport: dict[str, int], lang: str) -> Any:
     return context
 
 
-def _hold_seat(page: Any, web: Server, created: dict[str, Any], opponent: str) -> None:
-    page.goto(web.base + "/rules")  # any page of the site: localStorage is per origin
-    page.evaluate("([t, k, o]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
-                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: o, at: Date.now()"
-                  "}])); }", [created["table"], created["token"], opponent])
-
-
 def _act(page: Any, phase: str | None, turn: int = 0) -> None:
     """One action by key or click, no words read (any language): pass the upcard, draw from
     the stock, then gin, a knock, or the highest card not in a meld."""
@@ -263,7 +256,7 @@ def test_every_view_speaks_only_through_the_catalogue_and_fits_a_phone(
 
     # A table against the computer (short hands): every phase, the hand's end; then offline.
     quick = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
-    _hold_seat(page, web, quick, "computer")
+    hold_seat(page, web, quick, "computer")
     page.goto(f"{web.base}/t/{quick['table']}")
     page.wait_for_selector(".hand .card")
     _play_hand(page, views)
@@ -277,7 +270,7 @@ def test_every_view_speaks_only_through_the_catalogue_and_fits_a_phone(
     page.wait_for_selector(".felt[data-online=yes]", timeout=20_000)
 
     # The match's end, the review panel, the review page, and a stranger's refusal.
-    _hold_seat(page, web, finished, "computer")
+    hold_seat(page, web, finished, "computer")
     page.goto(f"{web.base}/t/{finished['table']}")
     page.wait_for_selector(".overlay .panel.result .match-over")
     views.scan(page, "the match's end")
@@ -305,7 +298,7 @@ def test_every_view_speaks_only_through_the_catalogue_and_fits_a_phone(
     desk.goto(web.base + "/")
     desk.wait_for_selector(".lobby form")
     views.scan(desk, "the lobby (desktop)")
-    _hold_seat(desk, web, finished, "computer")
+    hold_seat(desk, web, finished, "computer")
     desk.goto(f"{web.base}/t/{finished['table']}")
     desk.wait_for_selector(".overlay .panel.result .match-over")
     views.scan(desk, "the match's end (desktop)")
@@ -326,7 +319,7 @@ def test_two_friends_at_one_table_each_in_his_own_language(browser: Any, web: Se
                               ("nb", joined, joined["token"])):
         context = _context(browser, PHONE, lang)
         page = context.new_page()
-        _hold_seat(page, web, {"table": created["table"], "token": token}, "friend")
+        hold_seat(page, web, {"table": created["table"], "token": token}, "friend")
         page.goto(f"{web.base}/t/{created['table']}")
         page.wait_for_selector(".hand .card")
         pages[lang] = page
@@ -488,7 +481,7 @@ def test_a_whole_hand_in_each_language(browser: Any, web: Server) -> None:
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         created = web.create(opponent="computer", level=1, name="Ann", rules=QUICK)
-        _hold_seat(page, web, created, "computer")
+        hold_seat(page, web, created, "computer")
         page.goto(f"{web.base}/t/{created['table']}")
         page.wait_for_selector(".hand .card")
         page.wait_for_selector(".in-force dd", state="attached")  # the rules, read in English

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hg_web_support import DESKTOP, Seat, Server, play_computer
+from hg_web_support import DESKTOP, Seat, Server, hold_seat, play_computer
 
 #: Where the focus is: on the table's controls, or lost to <body>.
 FOCUS = """() => {
@@ -88,10 +88,7 @@ def test_next_hand_by_key_leaves_the_focus_on_the_first_move(browser: Any, web: 
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(web.base + "/rules")  # localStorage is per origin: hold the seat first
-    page.evaluate("([t, k]) => { localStorage.setItem('hg.seat.' + t, k); localStorage"
-                  ".setItem('hg.tables', JSON.stringify([{table: t, opponent: 'computer', "
-                  "at: Date.now()}])); }", [created["table"], created["token"]])
+    hold_seat(page, web, created)
     page.goto(f"{web.base}/t/{created['table']}")
     page.wait_for_selector(".felt[data-phase=over]")
     page.wait_for_function(f"({FOCUS})() === 'dialog'")  # the hand's end has it
