@@ -219,19 +219,37 @@ def test_po_fallback_and_babel_mo_give_the_same_messages(tmp_path: Path, lang: s
             assert got == want
 
 
-def test_a_mo_older_than_its_po_is_not_used(tmp_path: Path) -> None:
-    po_file = copy_catalogue(tmp_path, "nb")
+def test_a_mo_older_than_its_po_is_not_used_in_a_checkout(tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout" / "src" / "hollywood_gin" / "locale"
+    (tmp_path / "checkout" / "pyproject.toml").parent.mkdir(parents=True)
+    (tmp_path / "checkout" / "pyproject.toml").write_text("[project]\n")
+    po_file = copy_catalogue(checkout, "nb")
     mo_file = po_file.with_suffix(".mo")
     stale = [Entry(msgid="", msgstr=("Content-Type: text/plain; charset=UTF-8\n",)),
              Entry(msgid="the hand is over", msgstr=("GAMMEL",))]
     mo_file.write_bytes(compile_mo(stale))
     old = time.time() - 3600
     os.utime(mo_file, (old, old))
-    assert i18n.translation("nb", tmp_path).gettext("the hand is over") == "given er over"
-    fresh = tmp_path / "fresh"
+    assert i18n.translation("nb", checkout).gettext("the hand is over") == "given er over"
+    fresh = tmp_path / "checkout" / "src" / "fresh" / "locale"
     copy_catalogue(fresh, "nb")
     (fresh / "nb" / "LC_MESSAGES" / "hollywood_gin.mo").write_bytes(compile_mo(stale))
     assert i18n.translation("nb", fresh).gettext("the hand is over") == "GAMMEL"
+
+
+def test_an_installed_packages_mo_is_used_whatever_its_time(tmp_path: Path) -> None:
+    """pip unpacks a wheel by name, the .mo a moment before its .po: judged older, it was
+    never used, and every process parsed the five .po files at start (a QA pass)."""
+    installed = tmp_path / "site-packages" / "hollywood_gin" / "locale"
+    po_file = copy_catalogue(installed, "nb")
+    mo_file = po_file.with_suffix(".mo")
+    mo_file.write_bytes(compile_mo(
+        [Entry(msgid="", msgstr=("Content-Type: text/plain; charset=UTF-8\n",)),
+         Entry(msgid="the hand is over", msgstr=("FRA MO",))]))
+    old = time.time() - 1
+    os.utime(mo_file, (old, old))
+    assert i18n.translation("nb", installed).gettext("the hand is over") == "FRA MO"
+    assert po_file not in i18n._parsed
 
 
 def test_a_missing_catalogue_is_english(tmp_path: Path) -> None:

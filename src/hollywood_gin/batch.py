@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from itertools import product
 
-import numpy as np
-import numpy.typing as npt
+from .errors import needs_extra
+
+with needs_extra("hollywood_gin.batch", "rl"):
+    import numpy as np
+    import numpy.typing as npt
 
 from .melds import deadwood_of_mask
 

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from .errors import HollywoodGinError
+from .errors import HollywoodGinError, needs_extra
 
 __all__ = ["ClusterError", "RayPool", "check_address", "ray_imap", "ray_map"]
 
@@ -62,7 +62,8 @@ def check_address(address: str) -> tuple[str, int] | None:
 
 def _connect(address: str, num_cpus: int | None) -> bool:
     """Make sure Ray is up; True if this call started (and so must stop) it."""
-    import ray
+    with needs_extra("hollywood_gin.cluster", "cluster"):
+        import ray
 
     if ray.is_initialized():
         return False
@@ -117,7 +118,8 @@ def ray_imap(
 ) -> Iterator[R]:
     """:func:`ray_map` as its results come: each chunk's as soon as it and those before it
     are done (a long run shows its progress, and a stop keeps what was done)."""
-    import ray
+    with needs_extra("hollywood_gin.cluster", "cluster"):
+        import ray
 
     work = list(items)
     if not work:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class HollywoodGinError(ValueError):
     """Base of every error this package raises on bad input."""
@@ -32,3 +35,16 @@ def shortened(text: str, most: int) -> str:
     """``text`` for an error message, cut after ``most`` characters: a value of 5,000 digits
     is named, not repeated whole."""
     return text if len(text) <= most else text[:most] + "…"
+
+
+@contextmanager
+def needs_extra(what: str, extra: str) -> Iterator[None]:
+    """Imports of an optional part: a missing module is named with the extra that brings it
+    (``import hollywood_gin.rl`` without it said only "No module named 'numpy'").  The
+    error keeps the module's ``name``, which the command line reads to word it itself."""
+    try:
+        yield
+    except ModuleNotFoundError as exc:
+        raise ModuleNotFoundError(
+            f"{what} needs the '{extra}' extra ({exc.name} is not installed): "
+            f"pip install 'hollywood-gin[{extra}]'", name=exc.name) from None

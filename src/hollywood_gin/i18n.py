@@ -317,6 +317,12 @@ def translation(lang: str, localedir: Path | None = None) -> gettext.NullTransla
     return found
 
 
+def _in_checkout(localedir: Path) -> bool:
+    """Whether the catalogues are a source tree's (``src/hollywood_gin/locale`` beside a
+    ``pyproject.toml``), where a translator may have edited a .po since its .mo was made."""
+    return (localedir.resolve().parents[2] / "pyproject.toml").exists()
+
+
 def _load(code: str, localedir: Path) -> gettext.NullTranslations:
     if code == DEFAULT_LANGUAGE:
         return gettext.NullTranslations()
@@ -327,8 +333,11 @@ def _load(code: str, localedir: Path) -> gettext.NullTranslations:
         return gettext.GNUTranslations(io.BytesIO(compile_mo(_pseudo_entries(pot))))
     po_file = _po_path(code, localedir)
     mo_file = po_file.with_suffix(".mo")
-    # A .mo older than its .po (a translator's edit not yet compiled) is not used.
-    if mo_file.exists() and (not po_file.exists()
+    # In a checkout, a .mo older than its .po (a translator's edit not yet compiled) is
+    # not used; an installed package's .mo is its .po compiled, whatever the times pip
+    # unpacked them with (the .mo first, by name: it was never used, and every process
+    # parsed the five .po files at start).
+    if mo_file.exists() and (not po_file.exists() or not _in_checkout(localedir)
                              or mo_file.stat().st_mtime >= po_file.stat().st_mtime):
         with mo_file.open("rb") as fp:
             return gettext.GNUTranslations(fp)

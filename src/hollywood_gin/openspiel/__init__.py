@@ -5,6 +5,9 @@ and OpenSpiel's algorithms and bots work on Hollywood Gin.  See :mod:`.game`.
 
 from __future__ import annotations
 
-from .game import GAME_NAME, HollywoodGinGame, HollywoodGinState, rules_from_params
+from ..errors import needs_extra
+
+with needs_extra("hollywood_gin.openspiel", "openspiel"):
+    from .game import GAME_NAME, HollywoodGinGame, HollywoodGinState, rules_from_params
 
 __all__ = ["GAME_NAME", "HollywoodGinGame", "HollywoodGinState", "rules_from_params"]

@@ -16,7 +16,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .observation import OBS_SIZE, encode_view, legal_mask
+from ..errors import needs_extra
+
+with needs_extra("hollywood_gin.rl", "rl"):
+    from .observation import OBS_SIZE, encode_view, legal_mask
 
 if TYPE_CHECKING:
     from .gym_env import BotLike, GinEnv

@@ -11,7 +11,10 @@ Needs the optional extra ``store`` (SQLAlchemy, platformdirs).
 from __future__ import annotations
 
 from ..announce import CHANNEL, Announcement, Publisher, parse_announcement
-from .matches import Store
+from ..errors import needs_extra
+
+with needs_extra("hollywood_gin.store", "store"):
+    from .matches import Store
 from .persistent import PersistentMatch
 from .records import (
     DB_ENV,
