@@ -108,5 +108,14 @@ def test_the_page_says_the_hint_and_marks_its_card(browser: Any, web: Server) ->
     assert " — " in said and ("Discard" in said or "Knock" in said or "Gin" in said), said
     advised = page.locator(".hand .card.advised")
     assert advised.count() == 1 and "selected" in (advised.get_attribute("class") or "")
+    # Enter throws the hinted card, as the Discard button says (the card that had the
+    # focus took the Enter and was chosen instead; a QA pass)
+    card = advised.get_attribute("data-card")
+    if "Discard" in said:
+        seq = felt.get_attribute("data-seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function("s => document.querySelector('.felt').dataset.seq !== s",
+                               arg=seq, timeout=10_000)
+        assert page.locator(f'.hand .card[data-card="{card}"]').count() == 0
     assert not errors, errors
     context.close()

@@ -242,3 +242,37 @@ def test_rematch_between_friends_once_both_accept(browser: Any, web: Server,
     assert ann.locator(".me .who").inner_text() == "Ann (you)"
     assert bob.locator(".me .who").inner_text() == "Bob (you)"
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)
+
+
+def test_a_31st_table_never_drops_a_seat_at_a_match_in_play(browser: Any, web: Server) -> None:
+    """With 30 unfinished tables held, starting another removed the oldest one's seat token
+    unseen: its match, still in play, could be neither resumed nor abandoned (a QA pass).
+    Unfinished seats are all kept, only the oldest finished ones past 30 are forgotten, and
+    the lobby asks the server about them 30 at a time (its limit per request)."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    asked: list[int] = []
+
+    def answer(route: Any) -> None:
+        seats = json.loads(route.request.post_data or "{}")["seats"]
+        asked.append(len(seats))
+        route.fulfill(json={"tables": [{"table": s["table"], "gone": True} for s in seats]})
+
+    page.route("**/api/tables/mine", answer)
+    page.goto(web.base + "/rules")
+    kept = page.evaluate("""async () => {
+      const seats = await import('/static/js/seats.js');
+      for (let i = 0; i < 31; i++) seats.saveSeat('t' + i, 'k' + i, 'computer');
+      for (let i = 0; i < 35; i++) { seats.saveSeat('f' + i, 'x' + i, 'computer');
+                                     seats.markFinished('f' + i); }
+      const held = seats.savedTables();
+      const open = held.filter((t) => !t.finished).map((t) => t.table);
+      const tokens = open.filter((t) => seats.tokenOf(t) !== null).length;
+      const answered = await seats.myTables(held.map((t) => ({table: t.table,
+                                                               token: seats.tokenOf(t.table)})));
+      return [open.length, tokens, held.filter((t) => t.finished).length,
+              seats.tokenOf('f0'), answered.tables.length];
+    }""")
+    assert kept == [31, 31, 31, None, 62], kept  # (the last marked finished after its save)
+    assert asked == [30, 30, 2]
+    context.close()

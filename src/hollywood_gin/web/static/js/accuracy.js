@@ -2,9 +2,9 @@
 // browser's reviewed matches over time, a line per computer level (and one for friends),
 // drawn as SVG here with a table for screen readers.
 
-import { el, post } from "./dom.js";
+import { el } from "./dom.js";
 import { ago, displayName, t } from "./i18n.js";
-import { savedTables, tokenOf } from "./seats.js";
+import { myTables, savedTables, tokenOf } from "./seats.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["#e3c26a", "#7fd6ff", "#ff9f7a", "#9be37f", "#d9a6ff", "#f4efe1"];
@@ -94,7 +94,7 @@ export function finishedTables() {
   const list = el("ul");
   box.append(head, chartSlot, list);
   const seats = saved.map((s) => ({ table: s.table, token: tokenOf(s.table) }));
-  post("/api/tables/mine", { seats }).then((out) => {
+  myTables(seats).then((out) => {
     const points = [];
     out.tables.forEach((info) => {
       if (info.gone || info.status !== "finished") return;

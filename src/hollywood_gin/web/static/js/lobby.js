@@ -7,7 +7,7 @@ import { cardElement } from "./cards.js";
 import { button, el, post } from "./dom.js";
 import { ago, displayName, has, language, t } from "./i18n.js";
 import { choiceLabel } from "./ruletext.js";
-import { forget, markFinished, savedTables, saveSeat, tokenOf } from "./seats.js";
+import { forget, markFinished, myTables, savedTables, saveSeat, tokenOf } from "./seats.js";
 
 function heroFan() {
   const fan = el("div", "hero-fan");
@@ -274,7 +274,7 @@ function yourTables() {
     return box;
   }
   const seats = saved.map((s) => ({ table: s.table, token: tokenOf(s.table) }));
-  post("/api/tables/mine", { seats }).then((out) => {
+  myTables(seats).then((out) => {
     let shown = 0;
     out.tables.forEach((info) => {
       if (info.gone || info.status === "abandoned") { forget(info.table); return; }

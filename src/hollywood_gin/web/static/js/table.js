@@ -246,6 +246,14 @@ export class TableView {
       this.asking = false;
       if (this.state) this.render();
     }
+    // The hinted card takes the focus from another of the hand's cards: Enter then throws
+    // it, as its button says (the focused card took the Enter, and was chosen instead).
+    const card = this.advice && this.advice.seq === this.state?.seq ? this.advice.card : null;
+    const focused = document.activeElement;
+    if (card && focused && focused.dataset && focused.dataset.card
+        && this.meSeat.contains(focused)) {
+      this.meSeat.querySelector(`.hand [data-card="${card}"]`)?.focus({ preventScroll: true });
+    }
   }
 
   /** The advice in words, cards named by `name` (seen or heard), or null if there is none
