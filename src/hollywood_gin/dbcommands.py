@@ -78,7 +78,10 @@ def _schema_state(url: str) -> SchemaState:
     except (HollywoodGinError, ModuleNotFoundError):
         raise
     except Exception as exc:
-        raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {exc}") from None
+        # the driver's own words, not SQLAlchemy's with the query it ran (a QA pass)
+        reason = getattr(exc, "orig", None) or exc
+        raise HollywoodGinError(f"cannot read the database {_safe_url(url)}: {reason}"
+                                ) from None
     finally:
         engine.dispose()
 

@@ -126,6 +126,7 @@ def test_one_pair_gives_a_margin_without_an_interval() -> None:
     """One pair shows no spread: its margin has no interval, not a zero-width one."""
     one = run_arena("basic", "random", rules="eaai", hands=2, seed=3)
     assert one.pairs == 1 and one.margin_ci is None
+    assert "(1 mirrored pair)" in " ".join(one.text().split())  # not "1 ... pairs"
     assert json.loads(json.dumps(one.to_dict()))["margin_ci"] is None
     assert "points/hand (no interval from one pair)" in " ".join(one.text().split())
     two = run_arena("basic", "random", rules="eaai", hands=4, seed=3)

@@ -191,3 +191,15 @@ def test_db_check_and_current_never_create_the_database_they_read(
     with sqlite3.connect(other) as conn:
         tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master")]
     assert tables == ["notes"]
+
+
+def test_a_file_that_is_not_a_database_is_said_in_the_drivers_words(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It quoted SQLAlchemy's error, the query it ran with it ("[SQL: SELECT name FROM
+    sqlite_master ...]"; a QA pass)."""
+    text = tmp_path / "notes.db"
+    text.write_text("hello\n")
+    for command in ("check", "current"):
+        assert main(["db", command, "--db", f"sqlite:///{text}"]) == 2
+        err = capsys.readouterr().err
+        assert err.strip().endswith("file is not a database") and "SQL" not in err

@@ -235,3 +235,38 @@ def test_stats_wraps_its_sentences_to_the_terminal_and_lines_up_recent_matches(
     ends = {line.index("–") for line in recent}
     assert len(ends) == 1, recent
     store.close()
+
+
+def test_the_levels_table_and_accuracy_lines_line_up_by_cells_in_lao_and_hausa() -> None:
+    """Lao's headings hold marks that take no cell: measured by len(), every heading sat
+    left of its numbers; Hausa's "mataki na 1" ran into its bars and every accuracy line
+    wrapped past 80 columns (a QA pass with a year of matches)."""
+    from rich.cells import cell_len
+
+    from hollywood_gin import i18n
+    from hollywood_gin.tui.stats import AccuracyPoint, LevelStats, Stats, render
+
+    points = [AccuracyPoint(f"m{i}", float(i), 60.0 + i, 20, 3.5) for i in range(40)]
+    stats = Stats(levels={level: LevelStats(matches=1234, finished=1200, won=700, hands=15000,
+                                            hands_won=8000, assisted=86, abandoned=34)
+                          for level in (1, 2, 3, 4, 5)},
+                  accuracy={level: points for level in (1, 2, 3, 4, 5)})
+    for lang in ("lo", "ha", "lt", "en"):
+        with i18n.using(lang):
+            text = render(stats)
+            head = i18n._("level")
+            label = i18n._("level {n}").format(n=1)
+        lines = text.splitlines()
+        width, rows = None, 0
+        for line in lines:  # each block of the table: its rows as wide as its heading
+            if line.startswith(head + " "):
+                width = cell_len(line)
+            elif width is not None and line[:1].isdigit():
+                assert cell_len(line) == width, (lang, line)
+                rows += 1
+            else:
+                width = None
+        assert rows >= 5, lang
+        spark = [line for line in lines if "▁" in line or "█" in line]
+        assert spark and all(cell_len(line) <= 76 for line in spark), (lang, spark)
+        assert all(line.startswith("  " + label + " ") for line in spark if label in line)

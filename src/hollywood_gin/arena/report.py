@@ -100,7 +100,8 @@ class ArenaReport:
         a, b = self.bots
         rules = self.rules if self.engine == "openspiel" else f"{self.rules} rules"
         head = (f"arena: {a.name} vs {b.name}, {rules}, engine {self.engine}, "
-                f"{self.games} {self.mode} ({self.pairs} mirrored pairs), seed {self.seed}, "
+                f"{self.games} {self.mode} ({self.pairs} mirrored "
+                f"{'pair' if self.pairs == 1 else 'pairs'}), seed {self.seed}, "
                 f"{self.seconds:.1f} s")
         if self.ray_nodes:
             head += (f", on Ray: {sum(self.ray_nodes.values())} chunks on "

@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
+
 from ..cli import wrap_line
 from ..errors import HollywoodGinError
 from ..i18n import _, ngettext, pgettext
@@ -207,13 +209,23 @@ def _accuracy_lines(stats: Stats) -> list[str]:
     if not stats.accuracy:
         lines.append("  " + _("No match reviewed yet: press Review (v) at a match's end, or "
                               "run hollywood-gin stats --review ID."))
+    # Labels padded by the cells they take, to the widest (Hausa's "mataki na 1" ran into
+    # its bars at 9); what follows the bars goes under them where the line would pass 76
+    # columns (it wrapped under every level; a QA pass).
+    labels = {level: _("level {n}").format(n=level) for level in stats.accuracy}
+    width = max((cell_len(label) for label in labels.values()), default=0) + 1
     for level, points in stats.accuracy.items():
         values = [p.accuracy for p in points][-SPARK_LENGTH:]
         mean = sum(values) / len(values)
         count = ngettext("{n} match", "{n} matches", len(points)).format(n=len(points))
-        lines.append("  " + _("level {n}").format(n=level).ljust(9) + sparkline(values).ljust(
-            SPARK_LENGTH + 1) + _("latest {last:.0f}, mean {mean:.0f} ({count})").format(
-            last=values[-1], mean=mean, count=count))
+        label = labels[level] + " " * (width - cell_len(labels[level]))
+        bars = sparkline(values).ljust(SPARK_LENGTH + 1)
+        said = _("latest {last:.0f}, mean {mean:.0f} ({count})").format(
+            last=values[-1], mean=mean, count=count)
+        if cell_len("  " + label + bars + said) <= TABLE_MOST:
+            lines.append("  " + label + bars + said)
+        else:
+            lines += ["  " + label + bars.rstrip(), "  " + " " * width + said]
     if stats.unreviewed and stats.accuracy:
         lines.append("  " + ngettext(
             "{n} finished match is not reviewed yet (hollywood-gin stats --review ID).",
@@ -282,7 +294,9 @@ def render(stats: Stats, width: int | None = None) -> str:
             pgettext("matches", "won"), _("win%"), _("hands"), pgettext("hands", "won"),
             _("win%"), _("assisted"))
     # A column is as wide as its heading in the player's language, one space before it.
-    widths = tuple(max(w, len(h) + (1 if i else 2))
+    # (counted in cells: Lao's headings have marks that take none, and were set left of
+    # their numbers; a QA pass)
+    widths = tuple(max(w, cell_len(h) + (1 if i else 2))
                    for i, (h, w) in enumerate(zip(head, (6, 8, 9, 9, 5, 6, 7, 5, 6, 9),
                                                   strict=True)))
     rows: list[tuple[str, ...]] = [head]
@@ -294,12 +308,16 @@ def render(stats: Stats, width: int | None = None) -> str:
     # One table where it fits an 80-column terminal (its box), else the matches' columns
     # and the hands' under each other: a wrapped row put numbers under "level".
     parts = [range(10)] if sum(widths) <= TABLE_MOST else [range(6), (0, 6, 7, 8, 9)]
+
+    def cell(text: str, i: int) -> str:
+        pad = " " * (widths[i] - cell_len(text))
+        return text + pad if i == 0 else pad + text
+
     for n, part in enumerate(parts):
         if n:
             lines.append("")
         for row in rows:
-            lines.append("".join(row[i].ljust(widths[i]) if i == 0 else row[i].rjust(widths[i])
-                                 for i in part))
+            lines.append("".join(cell(row[i], i) for i in part))
     lines.append("")
     lines.append(_("Gins: {yours} yours, {theirs} against you").format(
         yours=stats.gins, theirs=stats.gins_suffered))
@@ -324,13 +342,14 @@ def render(stats: Stats, width: int | None = None) -> str:
         outcomes = [({0: match_outcome(True), 1: match_outcome(False)}.get(m["winner"], "")
                      if m["status"] == "finished" else status.get(m["status"], m["status"]))
                     for m in stats.recent]
-        wide = max(len(o) for o in outcomes)  # the totals in line whatever the words
+        wide = max(cell_len(o) for o in outcomes)  # the totals in line whatever the words
         for m, outcome in zip(stats.recent, outcomes, strict=True):
             totals = "–" if m["totals"] is None else f"{m['totals'][0]}–{m['totals'][1]}"
             assisted = " " + _("assisted") if m["assisted"] else ""
             hands = ngettext("{n} hand", "{n} hands", m["hands"]).format(n=m["hands"])
             at_level = _("level {n}").format(n=m["level"])
-            lines.append(f"  {m['id'][:8]}  {at_level}  {outcome:<{wide}} {totals:>9}  "
+            outcome += " " * (wide - cell_len(outcome))
+            lines.append(f"  {m['id'][:8]}  {at_level}  {outcome} {totals:>9}  "
                          f"{hands}{assisted}")
     if width is None:
         return "\n".join(lines)
