@@ -305,3 +305,29 @@ def test_abandon_asks_and_only_yes_abandons(tmp_path: Path) -> None:
         store.close()
 
     _run(run())
+
+
+def test_when_a_match_was_last_played_is_in_sight_at_80x24(tmp_path: Path) -> None:
+    """A score with closed games ("hand 11 · you 676–193 · games 2–0") pushed the "last
+    played" column off the 80-column list: "2026-", "2 day", or nothing when the title
+    said "(open now)" (a QA pass with a year of matches).  It comes before the score."""
+    store = _store(tmp_path)
+    match = _computer_match(store, 3)
+    rows = saved_rows(store)
+    assert [r.id for r in rows] == [match]
+    long = rows[0].__class__(rows[0].id, rows[0].kind, rows[0].title + " (open now)",
+                             rows[0].rules, "hand 11 · you 676–193 · games 2–0", "2 days ago")
+
+    async def run() -> None:
+        app = Host(SavedGamesScreen([long], store=store))
+        async with app.run_test(size=SMALL) as pilot:
+            await pilot.pause()
+            table = app.screen.query_one(DataTable)
+            shown = screen_text(app).splitlines()
+            line = next(s for s in shown if "Computer, level 3" in s and "rules" not in s)
+            assert "2 days ago" in line, line
+            assert table.columns and [str(c.label) for c in table.columns.values()][2] == \
+                "last played"
+        store.close()
+
+    _run(run())

@@ -270,3 +270,39 @@ def test_the_levels_table_and_accuracy_lines_line_up_by_cells_in_lao_and_hausa()
         spark = [line for line in lines if "▁" in line or "█" in line]
         assert spark and all(cell_len(line) <= 76 for line in spark), (lang, spark)
         assert all(line.startswith("  " + label + " ") for line in spark if label in line)
+
+
+def test_the_statistics_screen_lists_every_finished_match_to_review(tmp_path: Path) -> None:
+    """"A review of any finished match" (README): the list stopped at the 30 newest, and a
+    best match named above it could not be chosen (a QA pass with a year of matches)."""
+    import asyncio
+
+    from textual.app import App
+    from textual.widgets import OptionList
+
+    from hollywood_gin.rules import PRESETS
+    from hollywood_gin.tui.statsscreen import StatsScreen
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    ids = []
+    for i in range(35):
+        match_id = store.create_match(rules=PRESETS["eaai"], seed=i, first_dealer=0,
+                                      players=("You", "Computer (level 2)"),
+                                      kind="computer", meta={"level": 2})
+        store.set_status(match_id, "finished")
+        ids.append(match_id)
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(StatsScreen(store))
+
+    async def run() -> None:
+        app = Host()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            listed = app.screen.query_one(OptionList)
+            assert listed.option_count == 35
+            assert {listed.get_option_at_index(i).id for i in range(35)} == set(ids)
+
+    asyncio.run(run())
+    store.close()

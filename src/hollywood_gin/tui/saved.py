@@ -301,7 +301,10 @@ class SavedGamesScreen(Worded, ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#rows", DataTable)
-        table.add_columns(_("title"), _("rules"), _("score"), _("last played"))
+        # When before the score: a score with closed games runs to 33 columns and pushed
+        # "last played" off an 80-column screen (a QA pass); the line under the table
+        # says the whole row.
+        table.add_columns(_("title"), _("rules"), _("last played"), _("score"))
         self._fill()
         self._fit()
         table.focus()
@@ -325,7 +328,7 @@ class SavedGamesScreen(Worded, ModalScreen[str | None]):
         for row in self.rows:
             title = (_("{title} (open now)").format(title=row.title) if row.id == self.current
                      else row.title)
-            table.add_row(title, row.rules, row.score, row.when, key=row.id)
+            table.add_row(title, row.rules, row.when, row.score, key=row.id)
         self.query_one("#open", Button).disabled = not self.rows
         if self._store is not None:
             self.query_one("#abandon", Button).disabled = not self.rows
