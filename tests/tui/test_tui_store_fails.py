@@ -151,3 +151,24 @@ def test_an_abandon_that_cannot_be_saved_leaves_the_match_listed(store: Store) -
 
     asyncio.run(run())
     assert store.load(session.id).status == "playing"
+
+
+def test_an_undo_that_cannot_be_saved_says_so(store: Store) -> None:
+    async def run() -> None:
+        app = GinApp(store=store, delay=0, ask=False, seed=5, first_dealer=1, level=1,
+                     rules=PRESETS["eaai"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            while not session.can_undo:
+                await human_turn(pilot, app)
+                await settle(pilot, app)
+            count = session.pm.action_count
+            with ReadOnly(store):
+                await pilot.press("u")
+                await pilot.pause()
+                assert "Not saved, so nothing changed" in _said(app)
+            assert session.pm.action_count == count and not session.assisted
+
+    asyncio.run(run())

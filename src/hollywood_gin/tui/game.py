@@ -433,6 +433,9 @@ class GameScreen(TableScreen):
         except StoreConflict:  # played on in another window: nothing was taken back here
             self.gin_app.reload_match(session.id)
             return
+        except StoreError as exc:  # a full disk: the bare database error said nothing else
+            self.refuse(not_saved(exc))
+            return
         except HollywoodGinError as exc:
             self.refuse(sentence(str(exc)))
             return
