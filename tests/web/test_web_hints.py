@@ -39,7 +39,7 @@ def test_a_hint_is_the_experts_legal_move_from_the_seats_view(server: Server) ->
             answer = _hint(server, created["table"], created["token"])
             assert answer.status_code == 200, answer.text
             got = answer.json()
-            assert set(got) == {"table", "seat", "seq", "action", "why"}
+            assert set(got) == {"table", "seat", "seq", "action", "why", "cards"}
             assert got["seat"] == 0 and got["seq"] == state["seq"] and got["why"]
             assert got["action"] in state["hand"]["legal"] or (
                 got["action"].split()[0] in ("discard", "knock")
@@ -106,6 +106,8 @@ def test_the_page_says_the_hint_and_marks_its_card(browser: Any, web: Server) ->
                            ".startsWith('Hint: ')", timeout=15_000)
     said = status.inner_text()
     assert " — " in said and ("Discard" in said or "Knock" in said or "Gin" in said), said
+    heard = page.locator(".middle .status .sr-only").inner_text()
+    assert not set("♠♥♦♣") & set(heard), heard  # every card by its name (a QA pass)
     advised = page.locator(".hand .card.advised")
     assert advised.count() == 1 and "selected" in (advised.get_attribute("class") or "")
     # Enter throws the hinted card, as the Discard button says (the card that had the
@@ -119,3 +121,28 @@ def test_the_page_says_the_hint_and_marks_its_card(browser: Any, web: Server) ->
         assert page.locator(f'.hand .card[data-card="{card}"]').count() == 0
     assert not errors, errors
     context.close()
+
+
+def test_a_hint_names_the_cards_its_reason_shows() -> None:
+    """The page says the reason's cards by name to a screen reader (it read "10♠" as
+    symbols; a QA pass): every card the reason shows is in ``cards``."""
+    import re
+
+    from hollywood_gin.cards import Card
+    from hollywood_gin.match import Match
+    from hollywood_gin.web.hints import hint_for
+
+    named = 0
+    for seed in range(12):
+        match = Match(seed=seed)
+        hand = match.hand
+        for _ in range(12):
+            if hand.is_over:
+                break
+            view = hand.view(hand.to_act)
+            _action, why, cards = hint_for(view, match.sheet, "en")
+            shown = set(re.findall(r"(?:10|[2-9AJQK])[♠♥♦♣]", why))
+            assert shown == {Card.parse(c).pretty for c in cards}, (why, cards)
+            named += bool(cards)
+            hand.apply(view.legal_actions[0], hand.to_act)
+    assert named > 0

@@ -17,6 +17,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from .. import i18n
+from ..cards import Card
 from ..hand import HandView
 from ..sheet import ScoreSheet
 from .options import TableError
@@ -30,14 +31,26 @@ if TYPE_CHECKING:
 __all__ = ["Hints", "hint_for"]
 
 
-def hint_for(view: HandView, sheet: ScoreSheet, lang: str) -> tuple[str, str]:
-    """The expert's action (in the protocol's text form) and its reason in ``lang``: run in
-    a worker process."""
+def hint_for(view: HandView, sheet: ScoreSheet, lang: str) -> tuple[str, str, list[str]]:
+    """The expert's action (in the protocol's text form), its reason in ``lang`` and the
+    cards the reason names (the page says them by name to a screen reader, which read
+    "10♠" as symbols): run in a worker process."""
     from .. import bots
+    from ..bots.base import Reason
 
     suggestion = bots.hint(view, sheet)
+
+    def cards(reason: Reason) -> list[str]:
+        out: list[str] = []
+        for _name, value in reason.values:
+            if isinstance(value, Card):
+                out.append(value.text)
+            elif isinstance(value, Reason):
+                out += cards(value)
+        return out
+
     with i18n.using(lang):
-        return str(suggestion.action), suggestion.reason.words()
+        return str(suggestion.action), suggestion.reason.words(), cards(suggestion.reason)
 
 
 class Hints:
@@ -69,6 +82,7 @@ class Hints:
             view, sheet = hand.view(seat), table.pm.match.sheet.copy()
             seq = table.pm.action_count
         loop = asyncio.get_running_loop()
-        action, why = await loop.run_in_executor(self.reviewer.pool(), hint_for, view, sheet,
-                                                 i18n.language())
-        return {"table": table_id, "seat": seat, "seq": seq, "action": action, "why": why}
+        action, why, cards = await loop.run_in_executor(self.reviewer.pool(), hint_for, view,
+                                                        sheet, i18n.language())
+        return {"table": table_id, "seat": seat, "seq": seq, "action": action, "why": why,
+                "cards": cards}

@@ -237,7 +237,8 @@ export class TableView {
         { token: tokenOf(this.tableId) });
       if (!this.state || this.state.seq !== got.seq) return;
       const card = got.action.split(" ")[1] || null;
-      this.advice = { seq: got.seq, action: got.action, why: got.why, card };
+      this.advice = { seq: got.seq, action: got.action, why: got.why, cards: got.cards || [],
+        card };
       if (card && this.state.hand.cards.includes(card)) this.selected = card;
     } catch (err) {
       const code = ["not_your_turn", "friend"].includes(err.code) ? err.code : "other";
@@ -272,7 +273,9 @@ export class TableView {
       knock: () => t(gin ? "btn.gin" : "btn.knock", { card: name(card) }),
       "big-gin": () => t("btn.big_gin"),
     }[verb];
-    return t("hint.says", { action: action ? action() : a.action, why: a.why });
+    // the reason's cards in the same form as the rest (heard by name, not as "10♠")
+    const why = a.cards.reduce((text, c) => text.split(pretty(c)).join(name(c)), a.why);
+    return t("hint.says", { action: action ? action() : a.action, why });
   }
 
   knockChoice(gin) {
