@@ -79,12 +79,32 @@ def _connect(address: str, num_cpus: int | None) -> bool:
         ray.init(address="local", **kwargs)
         return True
     try:
-        socket.create_connection(where, timeout=REACH_SECONDS).close()
+        answered = _speaks_grpc(where)
     except OSError as exc:
         raise ClusterError(f"cannot reach a Ray cluster at {address}: "
                            f"{exc.strerror or exc}") from None
+    if not answered:  # a web server, say: Ray would wait on it for ever
+        raise ClusterError(f"no Ray cluster answers at {address}: something else listens "
+                           f"there")
     ray.init(address=address.strip(), **kwargs)
     return True
+
+
+#: HTTP/2's client preface and an empty SETTINGS frame: a gRPC server (a Ray head's GCS,
+#: or its client server) answers with a SETTINGS frame of its own.
+_HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _speaks_grpc(where: tuple[str, int]) -> bool:
+    """Whether the server at ``where`` answers HTTP/2 as Ray's gRPC servers do; OSError if
+    nothing can be reached within :data:`REACH_SECONDS`."""
+    with socket.create_connection(where, timeout=REACH_SECONDS) as conn:
+        conn.sendall(_HTTP2_HELLO)
+        try:
+            head = conn.recv(9)
+        except TimeoutError:
+            return False
+    return len(head) >= 4 and head[3] == 4  # a frame of type SETTINGS
 
 
 def ray_map(

@@ -252,3 +252,31 @@ def test_an_unreachable_ray_cluster_is_said_at_once(capsys: pytest.CaptureFixtur
                  "--quiet"]) == 2
     assert time.monotonic() - began < 60
     assert f"cannot reach a Ray cluster at 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_an_address_where_something_else_listens_is_not_taken_for_ray(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A web server's port: the TCP check passed and Ray waited on it for ever (a QA pass).
+    A Ray head answers HTTP/2 (gRPC); a server that does not is refused at once."""
+    import socket
+    import threading
+
+    from hollywood_gin.cli import main
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def web() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(64)
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=web, daemon=True).start()
+    try:
+        assert main(["arena", "random", "basic", "--hands", "2", "--ray",
+                     f"127.0.0.1:{port}", "--quiet"]) == 2
+    finally:
+        server.close()
+    assert (f"no Ray cluster answers at 127.0.0.1:{port}: something else listens there"
+            in capsys.readouterr().err)
