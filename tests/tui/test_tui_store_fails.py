@@ -47,14 +47,19 @@ def store(tmp_path: Path) -> Iterator[Store]:
     store.close()
 
 
+def _game(store: Store, seed: int, preset: str) -> GinApp:
+    """A match against level 1 started at once, the person to act first."""
+    return GinApp(store=store, delay=0, ask=False, seed=seed, first_dealer=1, level=1,
+                  rules=PRESETS[preset])
+
+
 def _said(app: GinApp) -> str:
     return " ".join(screen_text(app).split())
 
 
 def test_a_move_that_cannot_be_saved_is_refused_and_the_game_goes_on(store: Store) -> None:
     async def run() -> None:
-        app = GinApp(store=store, delay=0, ask=False, seed=5, first_dealer=1, level=1,
-                     rules=PRESETS["eaai"])
+        app = _game(store, 5, "eaai")
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             session = app.session
@@ -78,8 +83,7 @@ def test_a_move_that_cannot_be_saved_is_refused_and_the_game_goes_on(store: Stor
 
 def test_the_next_hand_is_not_dealt_when_it_cannot_be_saved(store: Store) -> None:
     async def run() -> None:
-        app = GinApp(store=store, delay=0, ask=False, seed=9, first_dealer=1, level=1,
-                     rules=PRESETS["hollywood"])
+        app = _game(store, 9, "hollywood")
         async with app.run_test(size=(80, 24)) as pilot:
             await play_to_hand_end(pilot, app)
             session = app.session
@@ -155,8 +159,7 @@ def test_an_abandon_that_cannot_be_saved_leaves_the_match_listed(store: Store) -
 
 def test_an_undo_that_cannot_be_saved_says_so(store: Store) -> None:
     async def run() -> None:
-        app = GinApp(store=store, delay=0, ask=False, seed=5, first_dealer=1, level=1,
-                     rules=PRESETS["eaai"])
+        app = _game(store, 5, "eaai")
         async with app.run_test(size=(80, 24)) as pilot:
             await settle(pilot, app)
             session = app.session
