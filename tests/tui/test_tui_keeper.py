@@ -383,6 +383,40 @@ def test_the_sheet_writes_names_in_full() -> None:
     assert "Alexandra" in text and "Longname" in text
 
 
+@pytest.mark.parametrize("names", [("Mary Ann", "Bob"), ("Alexandra Longname", "Bo")])
+def test_five_games_keep_their_row_labels_and_whole_numbers_at_80x24(
+        names: tuple[str, str]) -> None:
+    """With five games and three-digit numbers, the labels' column was squeezed to nothing
+    at 80x24 (whose points, which boxes?) and a name of two words wrapped in pieces (a QA
+    pass). The labels keep a few letters on one line, and every number stays whole."""
+    from rich.console import Console
+
+    from hollywood_gin.sheet import ScoreSheet
+
+    sheet = ScoreSheet(Rules(columns=5))
+    for player, points in [(1, 20)] * 5 + [(0, 110)] * 4:
+        sheet.record(player, points)
+    console = Console(width=38, record=True)
+    console.print(sheet_view(sheet, names, narrow=True))
+    rows = [row for row in console.export_text().splitlines()[2:11] if row.strip()]
+    labels, values = [], []
+    for row in rows:
+        words = row.split()
+        first = min(i for i in range(len(words))
+                    if all(re.fullmatch(r"\+?\d+", w) for w in words[i:]))
+        labels.append(" ".join(words[:first]))
+        values.append(words[first:])
+    said = [names[0], "boxes", "bonus", names[1], "boxes", "bonus", names[0], names[1]]
+    for label, word in zip(labels, said, strict=True):  # whole, or its start and "…"
+        assert label == word or (len(label) >= 5 and label.endswith("…")
+                                 and word.startswith(label[:-1].rstrip())), (label, rows)
+    assert values[2] == ["+0", "+120", "+120", "+120", "+120"]
+    assert values[5] == ["+300", "+80", "+60", "+40", "+20"]
+    assert values[6] == ["0", "230", "230", "230", "230", str(sheet.totals[0])]
+    assert values[7] == ["400", "160", "120", "80", "40", str(sheet.totals[1])]
+    assert max(len(row) for row in rows) <= 38
+
+
 # -- the app at 80x24 -----------------------------------------------------------------------
 
 

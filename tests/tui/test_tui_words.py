@@ -192,6 +192,25 @@ def test_a_win_that_enters_no_game_says_so_r7_2_by_count() -> None:
     assert words[0].startswith("Computer's 1st won hand: 12 enter no game")
 
 
+def test_a_closed_game_says_the_losers_boxes_too_r7_4() -> None:
+    """The hand's end named the winner's box bonus only, so the loser's total jumped by his
+    boxes unexplained (a QA pass)."""
+    sheet = ScoreSheet(Rules(game_target=50))
+    for player, points in [(1, 10), (1, 12), (0, 20), (1, 5), (0, 40)]:
+        entry = sheet.record(player, points)
+    assert entry.closed == (0,) and sheet.columns[0].boxes == (2, 3)
+    words = entry_words(entry, sheet, ("You", "Computer"))
+    assert words[1] == ("Game 1 closes at 60: you win it, +100 game bonus and +40 for boxes "
+                        "(R7.3, R7.4).")
+    assert words[2] == "Computer gets +60 for boxes (R7.4)."
+    assert entry_words(entry, sheet, ("Computer", "You"))[2] == (
+        "You get +60 for your boxes (R7.4).")
+    quiet = ScoreSheet(Rules(game_target=50, box_bonus=0))
+    for player, points in [(1, 10), (0, 60)]:
+        entry = quiet.record(player, points)
+    assert len(entry_words(entry, quiet, ("You", "Computer"))) == 2  # no boxes, no line
+
+
 def test_the_compact_sheet_keeps_every_number_in_the_sidebar_r7() -> None:
     """Three-digit totals, bonuses and shutout marks fit the 31 columns of the sidebar
     at 80x24: no total is cut to "6…" (found playing at 100x30)."""
@@ -209,6 +228,40 @@ def test_the_compact_sheet_keeps_every_number_in_the_sidebar_r7() -> None:
         for value in (*column.points, *column.total, *column.bonuses):
             assert str(value) in text
     assert f" {sheet.totals[1]}" in text and "…" not in text
+
+
+def test_five_games_and_the_totals_fit_the_sidebar_at_80x24_r7() -> None:
+    """With five games the sheet was wider than the side panel at 80x24: game 5 and the
+    totals scrolled out of sight (a QA pass). The totals go under the table, and with the
+    names' column narrowed as the table screen narrows it, every game fits."""
+    from hollywood_gin.tui.look import natural_width
+    from hollywood_gin.tui.table import SIDE_NARROW
+
+    sheet = ScoreSheet(Rules(columns=5))
+    for player, points in [(1, 20)] * 5 + [(0, 110)] * 4:
+        sheet.record(player, points)
+    room = SIDE_NARROW - 3
+    fits = [label for label in range(12, 4, -1)
+            if natural_width(sheet_table(sheet, ("You", "Computer (level 5)"),
+                                         title="Hollywood scoresheet", compact=True,
+                                         label=label), room) <= room + 1]
+    assert fits, "no narrowing of the names fits five games"
+    table = sheet_table(sheet, ("You", "Computer (level 5)"), title="Hollywood scoresheet",
+                        compact=True, label=fits[0])
+    console = Console(width=room + 1, file=io.StringIO(), record=True)
+    console.print(table)
+    rows = console.export_text().splitlines()
+    words = " ".join(rows).split()
+    assert "G5" in words
+    for column in sheet.columns:  # every number whole at the panel's width
+        for value in (*column.points, *column.total):
+            assert str(value) in words
+        assert all(f"+{b}" in words for b in column.bonuses)
+    assert f"Total: You {sheet.totals[0]} · Computer {sheet.totals[1]}" in " ".join(words)
+    three = ScoreSheet(Rules())
+    three.record(0, 30)
+    assert "Tot" in _plain(sheet_table(three, ("You", "Computer"), compact=True))
+    assert "Total:" not in _plain(sheet_table(three, ("You", "Computer"), compact=True))
 
 
 def test_the_review_shows_a_knocks_discard_the_live_log_keeps_face_down_r5_1() -> None:

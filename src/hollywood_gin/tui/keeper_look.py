@@ -8,6 +8,7 @@ and describes the rules of the sheet, preset or custom (§9).
 from __future__ import annotations
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -89,29 +90,41 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
     """The sheet (§7): each player's points and boxes per game, bonuses once a game closes,
     the totals, who won each closed game, and the match result (R7.5)."""
     n = len(sheet.columns)
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, expand=False,
-                  show_edge=False, pad_edge=False)
-    table.add_column("", overflow="fold", max_width=14 if narrow else 24)
-    for i in range(n):
+    # Narrow, one cell between columns (the box's rule, no padding), the labels kept at a
+    # few letters ("Mary …", "boxes"): with five games at 80x24 Rich squeezed the labels'
+    # column to nothing, and no row said whose points or which bonus it held (a QA pass)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0) if narrow else (0, 1),
+                  collapse_padding=True, expand=False, show_edge=False, pad_edge=False)
+    words = (*names, " " + _("boxes"), " " + _("bonus"))
+    table.add_column("", max_width=14 if narrow else 24,  # wrapable: the first to give way
+                     min_width=min(6, max(cell_len(w) for w in words)))
+    for i, column in enumerate(sheet.columns):
         label = (_("G{number}") if narrow else _("Game {number}")).format(number=i + 1)
-        table.add_column(label if n > 1 else _("Game"), justify="right", no_wrap=True)
-    table.add_column(_("Total"), justify="right", no_wrap=True, style="bold")
+        label = label if n > 1 else _("Game")
+        # a number is never cut: the labels' column gives way first
+        cells = (label, *map(str, (*column.points, *column.total)), *(
+            f"+{b}" for b in column.bonuses))
+        table.add_column(label, justify="right", no_wrap=True,
+                         min_width=max(cell_len(c) for c in cells))
+    total = _("Tot") if narrow and n > 3 else _("Total")
+    table.add_column(total, justify="right", no_wrap=True, style="bold",
+                     min_width=max(cell_len(c) for c in (total, *map(str, sheet.totals))))
     closed_any = any(c.closed for c in sheet.columns)
     for p in (0, 1):
         cells: list[Text | str] = []
         for column in sheet.columns:
             style = "bold" if column.winner == p else ("dim" if column.closed else "")
             cells.append(Text(str(column.points[p]), style=style))
-        table.add_row(Text(names[p], style=NAME_STYLES[p]), *cells, "")
-        table.add_row(Text(" " + _("boxes"), style="dim"),
+        table.add_row(_label(names[p], NAME_STYLES[p]), *cells, "")
+        table.add_row(_label(" " + _("boxes"), "dim"),
                       *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
                       end_section=not closed_any and p == 1)
         if closed_any:
-            table.add_row(Text(" " + _("bonus"), style="dim"),
+            table.add_row(_label(" " + _("bonus"), "dim"),
                           *(Text(f"+{c.bonuses[p]}" if c.closed else "", style="green")
                             for c in sheet.columns), "", end_section=p == 1)
     for p in (0, 1):
-        table.add_row(Text(names[p], style=NAME_STYLES[p]),
+        table.add_row(_label(names[p], NAME_STYLES[p]),
                       *(str(c.total[p]) for c in sheet.columns), str(sheet.totals[p]))
     lines: list[RenderableType] = [table]
     for i, column in enumerate(sheet.columns):
@@ -132,6 +145,12 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
                                           lost=won[1 - winner], result=sheet.result)
         lines.append(Text(caption, style="bold yellow"))
     return Group(*lines)
+
+
+def _label(word: str, style: str) -> Text:
+    """A row's label, on one line: cut with "…" where the column is narrowed, never wrapped
+    into pieces ("Mary" / "Ann", "box" / "es")."""
+    return Text(word, style=style, no_wrap=True, overflow="ellipsis")
 
 
 def _ordinal_win(count: int) -> str:

@@ -306,6 +306,12 @@ def entry_words(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
                     _("Game {n} closes at {points}: {name} wins it, {bonuses} (R7.3, R7.4)."))
         lines.append(text.format(n=i + 1, points=column.points[column.winner], name=winner,
                                  bonuses=what))
+        loser = names[1 - column.winner]
+        loser_boxes = column.boxes[1 - column.winner] * rules.box_bonus
+        if loser_boxes:  # R7.4: the loser's boxes count too, or his total jumps unexplained
+            lines.append((_("You get +{bonus} for your boxes (R7.4).") if is_you(loser) else
+                          _("{name} gets +{bonus} for boxes (R7.4).")).format(
+                name=loser, bonus=loser_boxes))
     return lines
 
 
@@ -342,17 +348,23 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     long language's headings take the room), a word too long then ending in "…"."""
     rules: Rules = sheet.rules
     n = len(sheet.columns)
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), collapse_padding=True, title=title,
-                  expand=False, title_style="bold", title_justify="left", show_edge=False,
-                  pad_edge=False)
+    # Compact, one cell between columns (the box's rule, no padding); with four or five
+    # games the totals go under the table: at 80x24 five games and their totals scrolled
+    # out of the side panel, and the match's totals were out of sight (a QA pass)
+    totals_below = compact and n > 3
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 0) if compact else (0, 1),
+                  collapse_padding=True, title=title, expand=False, title_style="bold",
+                  title_justify="left", show_edge=False, pad_edge=False)
     # Rich cuts a cell to the column's width: the column follows its words (Afrikaans'
     # " blokkies", Hausa's "wanda ya ci", Norwegian's "Datamaskinen" were cut at 8 or 9)
     table.add_column("", no_wrap=True, max_width=min(label or LABEL_MOST, LABEL_MOST))
     for i in range(n):
         table.add_column(_("G{n}").format(n=i + 1) if n > 1 else _("Game"), justify="right",
                          no_wrap=True)
-    table.add_column(_("Tot") if compact else _("Total"), justify="right", no_wrap=True,
-                     style="bold")
+    if not totals_below:
+        table.add_column(_("Tot") if compact else _("Total"), justify="right", no_wrap=True,
+                         style="bold")
+    end = () if totals_below else ("",)  # the Total column's cell of a row
     first = (names[0].split(" (")[0], names[1].split(" (")[0])  # "Computer (level 3)"
     styles = ("bold #7fd1ff", "bold #ffb86c")
     closed_any = any(c.closed for c in sheet.columns)
@@ -362,28 +374,28 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
         for column in sheet.columns:
             style = "bold" if column.winner == p else ("dim" if column.closed else "")
             cells.append(Text(str(column.points[p]), style=style))
-        table.add_row(Text(first[p], style=styles[p]), *cells, "",
+        table.add_row(Text(first[p], style=styles[p]), *cells, *end,
                       end_section=not boxes and not closed_any and p == 1)
         if boxes:
             table.add_row(_word(" " + _("boxes")),
-                          *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), "",
+                          *(Text(str(c.boxes[p]), style="dim") for c in sheet.columns), *end,
                           end_section=not closed_any and p == 1)
         if closed_any and (rules.box_bonus or rules.game_bonus or rules.shutout_game_bonus):
             table.add_row(
                 _word(" " + _("bonus")),
                 *(Text(f"+{c.bonuses[p]}" if c.closed else "", style="green")
                   for c in sheet.columns),
-                "",
+                *end,
             )
     if closed_any:
         table.add_row(_word(_("won by")),
                       *(_status(c, first, 3 if compact else LABEL_MOST) for c in sheet.columns),
-                      "", end_section=True)
+                      *end, end_section=True)
     for p in (0, 1):
         table.add_row(
             Text(first[p], style=styles[p]),
             *(str(c.total[p]) for c in sheet.columns),
-            str(sheet.totals[p]),
+            *((str(sheet.totals[p]),) if not totals_below else ()),
         )
     if sheet.finished:
         winner = sheet.winner
@@ -401,6 +413,12 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
             Constrain(Text(caption, style="bold yellow"), _table_width(table))]
     else:
         lines = [Text(sheet_caption(rules), style="dim")]
+    if totals_below:
+        line = Text(_("Total:") + " ", style="bold")
+        for p in (0, 1):
+            line.append(first[p], style=styles[p])
+            line.append(f" {sheet.totals[p]}" + (" · " if p == 0 else ""), style="bold")
+        lines.insert(0, line)
     if any(c.shutout for c in sheet.columns):
         lines.append(Text(_("* shutout"), style="dim"))
     return Group(table, *lines)

@@ -272,6 +272,10 @@ const EN = {
     one: "1 point entered in {games}.",
     other: "{n} points entered in {games}.",
   },
+  "result.enters_none": {
+    one: "1 point enters no game: the games it would enter have closed.",
+    other: "{n} points enter no game: the games it would enter have closed.",
+  },
   "result.closes": "It closes {games}!",
   "result.waiting": "Waiting for {name}…",
   "result.they_wait": "{name} is ready for the next hand.",

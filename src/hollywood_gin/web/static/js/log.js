@@ -112,6 +112,8 @@ export function enteredText(state) {
   const r = state.hand.result;
   if (r.kind === "dead" || !entries.length) return null;
   const [, points, cols, closed] = entries[entries.length - 1];
+  // R7.2 (by count): a win whose games have all closed enters none.
+  if (!cols.length) return t("result.enters_none", { n: points });
   let line = t("result.entered", { n: points, games: games(cols) });
   if (closed.length) line += " " + t("result.closes", { games: games(closed) });
   return line;
