@@ -102,10 +102,10 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
         label = (_("G{number}") if narrow else _("Game {number}")).format(number=i + 1)
         label = label if n > 1 else _("Game")
         # a number is never cut: the labels' column gives way first
-        cells = (label, *map(str, (*column.points, *column.total)), *(
+        shown = (label, *map(str, (*column.points, *column.total)), *(
             f"+{b}" for b in column.bonuses))
         table.add_column(label, justify="right", no_wrap=True,
-                         min_width=max(cell_len(c) for c in cells))
+                         min_width=max(cell_len(c) for c in shown))
     total = _("Tot") if narrow and n > 3 else _("Total")
     table.add_column(total, justify="right", no_wrap=True, style="bold",
                      min_width=max(cell_len(c) for c in (total, *map(str, sheet.totals))))
