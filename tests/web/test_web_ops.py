@@ -92,6 +92,11 @@ def test_a_json_line_carries_the_event_and_no_card() -> None:
         "ts": json.loads(JsonFormatter().format(event))["ts"], "level": "info",
         "logger": "hollywood_gin.web.events", "pid": os.getpid(), "event": "hand_ended",
         "table": "ab12", "how": "gin", "points": 31}
+    # a field named as one of the line's own keys never takes its place
+    event.fields = {"level": 3, "event": "x", "table": "ab12"}
+    line = json.loads(JsonFormatter().format(event))
+    assert (line["level"], line["event"], line["level_field"], line["event_field"]) == (
+        "info", "hand_ended", 3, "x")
 
 
 def test_a_client_frame_that_is_not_utf8_is_one_warning_line_not_an_error() -> None:
@@ -355,7 +360,9 @@ def test_the_log_of_a_whole_match_holds_every_event_and_no_card(store_url: str) 
     for line in lines:
         events.setdefault(line["event"], []).append(line)
     table = created["table"]
-    assert [(e["table"], e["opponent"], e["level"], e["preset"])
+    # "level" is the log level on every line, a table's level is the computer's
+    assert {line["level"] for line in lines} <= {"debug", "info", "warning", "error"}
+    assert [(e["table"], e["opponent"], e["computer_level"], e["preset"])
             for e in events["table_created"]] == [
         (table, "computer", 1, "classic"), (left_out["table"], "computer", 3, "hollywood"),
         (friend["table"], "friend", None, "hollywood")]

@@ -259,3 +259,31 @@ def test_the_bus_refusals_speak_the_operators_language(capsys: pytest.CaptureFix
     line = _one_line(capsys, ["serve", "--lang", "af", "--db", db, "--bus", nowhere,
                               "--port", str(free_port())])
     assert f"kan Redis by {nowhere} nie bereik nie (--bus): " in line
+
+
+def test_a_site_on_another_redis_database_has_a_channel_of_its_own() -> None:
+    """Pub/sub channels are shared by every database of a Redis server: two sites on one
+    Redis with /0 and /7 heard each other's announcements (a QA pass). The database's
+    number is in the channel's name."""
+    import redis
+
+    from hollywood_gin.web.redisbus import RedisBus
+
+    base = redis_url().rsplit("/", 1)[0]
+    heard = redis.Redis.from_url(base + "/0", decode_responses=True).pubsub()
+    heard.subscribe(CHANNEL, CHANNEL + ":7")
+    bus = RedisBus(base + "/7", lambda payload: None, lambda: None)
+    try:
+        assert bus.channel == CHANNEL + ":7" and bus.where.endswith(f"channel {CHANNEL}:7")
+        assert RedisBus(base + "/0", lambda payload: None, lambda: None).channel == CHANNEL
+        bus.publish_blocking(["site7\nm sometable"])
+        got = []
+        deadline = time.monotonic() + 10
+        while not got and time.monotonic() < deadline:
+            message = heard.get_message(timeout=0.5)
+            if message is not None and message["type"] == "message":
+                got.append((message["channel"], message["data"]))
+        assert got == [(CHANNEL + ":7", "site7\nm sometable")]
+    finally:
+        bus.close()
+        heard.close()

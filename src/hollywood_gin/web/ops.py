@@ -155,7 +155,10 @@ class JsonFormatter(logging.Formatter):
             out["msg"] = record.getMessage()
         fields = getattr(record, "fields", None)
         if isinstance(fields, dict):
-            out.update(fields)
+            # a field never takes the place of the line's own keys: a table's "level" (the
+            # computer's) once stood where collectors read the log level (a QA pass)
+            out.update({(f"{key}_field" if key in out else key): value
+                        for key, value in fields.items()})
         if record.exc_info:
             out["error"] = record.exc_info[0].__name__ if record.exc_info[0] else None
             if not record.exc_text:
@@ -411,7 +414,8 @@ class Ops:
         """Logs the level and preset the table was made with, defaults included."""
         name = opponent if opponent in ("computer", "friend") else "other"
         self.metrics.tables_created.labels(str(name)).inc()
-        self.event("table_created", table=table, opponent=name, level=level, preset=preset)
+        self.event("table_created", table=table, opponent=name, computer_level=level,
+                   preset=preset)
 
     def db_error(self, operation: str, exc: BaseException) -> None:
         self.metrics.db_errors.inc()

@@ -4,7 +4,8 @@ For a site whose processes are many (PostgreSQL delivers every NOTIFY to every l
 session from one queue, under one lock, and each listener holds a connection of its own):
 the announcements go through Redis instead, the data still through PostgreSQL.  The same
 payloads as on PostgreSQL (``Store.payloads``), PUBLISHed on :data:`~hollywood_gin.store.
-CHANNEL` after their change has committed: from the store's threads on a blocking client,
+CHANNEL` (``hg_tables:DB`` for a database other than 0, :func:`channel_of`) after their
+change has committed: from the store's threads on a blocking client,
 from the group commit's writer on the event loop's.  Redis keeps nothing, so nothing is
 lost that PostgreSQL's NOTIFY would have kept either: a process that was away catches up
 from the log when it subscribes again (:class:`~.bus.TableBus`).
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     import redis
     import redis.asyncio
 
-__all__ = ["RedisBus", "check_redis"]
+__all__ = ["RedisBus", "channel_of", "check_redis"]
 
 #: Seconds to connect, and to wait for an answer to a command (never for a message heard).
 TIMEOUT = 5.0
@@ -80,6 +81,13 @@ def check_redis(url: str) -> str | None:
     return None
 
 
+def channel_of(db: int) -> str:
+    """The channel of the site whose URL names Redis database ``db``: pub/sub channels are
+    shared by every database of a server, so the number must be in the name for two sites
+    (or a site and its tests) on one Redis not to hear each other."""
+    return CHANNEL if db == 0 else f"{CHANNEL}:{db}"
+
+
 class RedisBus(TableBus):
     """SUBSCRIBE on a connection of its own; the store's publisher too."""
 
@@ -96,8 +104,9 @@ class RedisBus(TableBus):
         #: Publishing from the store's threads (thread-safe; connects when first used).
         self._blocking = redis.Redis.from_url(url, socket_timeout=TIMEOUT, **_blocking_options())
         where = self._blocking.connection_pool.connection_kwargs
+        self.channel = channel_of(int(where.get("db") or 0))
         self.where = (f"Redis {where.get('host')}:{where.get('port')}/{where.get('db', 0)} "
-                      f"channel {CHANNEL}")
+                      f"channel {self.channel}")
 
     async def _hear(self) -> AsyncGenerator[str, None]:
         import redis.asyncio
@@ -105,7 +114,7 @@ class RedisBus(TableBus):
         client = redis.asyncio.Redis.from_url(self.url, **_async_options())
         try:
             async with client.pubsub(ignore_subscribe_messages=True) as pubsub:
-                await pubsub.subscribe(CHANNEL)
+                await pubsub.subscribe(self.channel)
                 self._listening()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
@@ -125,14 +134,14 @@ class RedisBus(TableBus):
         """Announce (from the event loop); raises if Redis cannot be reached."""
         async with self._publishing().pipeline(transaction=False) as pipe:
             for payload in payloads:
-                pipe.publish(CHANNEL, payload)
+                pipe.publish(self.channel, payload)
             await pipe.execute()
 
     def publish_blocking(self, payloads: list[str]) -> None:
         """Announce (from a store thread: redis-py's blocking client is thread-safe)."""
         with self._blocking.pipeline(transaction=False) as pipe:
             for payload in payloads:
-                pipe.publish(CHANNEL, payload)
+                pipe.publish(self.channel, payload)
             pipe.execute()
 
     async def problem(self, timeout: float) -> str | None:
