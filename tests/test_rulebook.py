@@ -275,3 +275,41 @@ def test_rules_command_runs_installed() -> None:
     done = subprocess.run([sys.executable, "-m", "hollywood_gin", "rules", "--rules", "classic"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0 and "one game" in done.stdout
+
+
+def _paragraph(book: str, number: str) -> str:
+    """The text of one rule, from its number to the next rule's."""
+    text = " ".join(book.split())
+    start = text.index(f"- {number} ")
+    following = re.search(r"- R\d+\.\d+ ", text[start + 3:])
+    return text[start:start + 3 + following.start()] if following else text[start:]
+
+
+@pytest.mark.parametrize("target", [1000, 250, 3, 50, 100])
+def test_R7_6_and_R7_7_examples_score_only_what_a_hand_can(target: int) -> None:
+    """The examples were scaled from games to 100 without a cap: a game to 1000 read "A wins
+    600" where no hand scores over 123; a game to 3 told R7.6's example, "before any
+    column has closed", up to a closed game (a QA pass)."""
+    from hollywood_gin.scoring import most_points
+
+    rules = Rules(game_target=target)
+    book = rule_book(rules)
+    points = [int(n) for n in re.findall(r"wins (\d+)", " ".join(book.split()))]
+    assert points and max(points) <= most_points(rules) == 123
+    r76 = _paragraph(book, "R7.6")
+    assert "before any column has closed" in r76 and "closes it" not in r76, r76
+
+
+@pytest.mark.parametrize("rule", ["traditional", "by_count"])
+def test_R7_2_both_entry_stories_tell_the_wins_their_heading_lists(rule: str) -> None:
+    """With a game to 1, one entry rule ended the match a win sooner than the other, and
+    the heading listed three wins where a story told four (a QA pass)."""
+    text = " ".join(rule_book(Rules(game_target=1, entry_rule=rule)).split())
+    part = text[text.index("The two entry rules side by side: "):]
+    heading = part[:part.index(". ")]
+    wins = heading.count(" wins ")
+    stories = re.split(r" - (?:By count|Traditional|By the traditional rule)",
+                       part[len(heading):])[1:3]
+    assert len(stories) == 2
+    for story in stories:
+        assert story.count("'s 1 goes into") == wins, (heading, story)

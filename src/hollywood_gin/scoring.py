@@ -38,11 +38,35 @@ try:
 except ImportError:  # not compiled: the pure-Python path alone
     _setup_score = None  # type: ignore[assignment]
 
-__all__ = ["HandScore", "WinKind", "score_hand", "score_hand_masks"]
+__all__ = ["MAX_DEADWOOD", "MAX_KNOCK_POINTS", "HandScore", "WinKind", "most_points",
+           "score_hand", "score_hand_masks"]
 
 WinKind = Literal["knock", "undercut", "gin", "big_gin"]
 
 _DEFAULT_RULES = Rules()
+
+# The most deadwood ten cards can hold after their best arrangement (R2.4), found with
+# this proof (and checked by a search over the meld solver in the tests):
+# - it is reached: K♠ K♥ Q♦ Q♣ J♠ J♥ 10♦ 10♣ 9♠ 9♥ holds no set (two of each rank) and no
+#   run (no suit has two neighbouring ranks), so all of it is deadwood: 8 × 10 + 2 × 9 = 98;
+# - it cannot be passed: 99 or more needs all ten cards unmelded (nine count at most 90)
+#   and at least nine of them worth 10 (else at most 8 × 10 + 2 × 9 = 98); but only four
+#   ranks (10, J, Q, K) are worth 10, so nine such cards hold three of one rank, a set
+#   (R2.1) that would be melded.
+# The defender's count after lay-offs (R5.4) can only be lower; the 98 hand lays nothing
+# off on, for instance, A♠2♠3♠ A♥2♥3♥ 4♦5♦6♦ + A♣ (a knock with 1), nor against a gin.
+MAX_DEADWOOD = 98
+# The knocker has at least 1 (0 is gin, R2.5), so a knock scores at most 98 − 1 (R5.5).
+MAX_KNOCK_POINTS = MAX_DEADWOOD - 1
+
+
+def most_points(rules: Rules) -> int:
+    """The most one hand can score under ``rules`` (R5.5–R5.7): gin or big gin against
+    :data:`MAX_DEADWOOD`, a knock, or an undercut of the highest knock."""
+    bonus = max(rules.gin_bonus, rules.big_gin_bonus or 0)
+    limit = 10 if rules.oklahoma else rules.knock_limit
+    undercut = rules.undercut_bonus + limit if limit else 0
+    return max(bonus + MAX_DEADWOOD, MAX_KNOCK_POINTS, undercut)
 
 
 @dataclass(frozen=True)

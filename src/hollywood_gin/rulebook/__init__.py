@@ -26,7 +26,7 @@ from importlib import resources
 from ..cards import Card, parse_cards
 from ..i18n import PSEUDO, _, ngettext, pseudo
 from ..rules import OPTIONS, PRESETS, Option, Rules, preset_label
-from ..scoring import HandScore, score_hand
+from ..scoring import HandScore, most_points, score_hand
 from ..sheet import ScoreSheet
 
 __all__ = ["LANGUAGES", "markdown_to_text", "rule_book", "rules_in_force"]
@@ -225,10 +225,25 @@ def _hand_examples(rules: Rules) -> dict[str, str]:
 
 
 def _scaled(wins: Sequence[tuple[int, int]], rules: Rules) -> list[tuple[int, int]]:
-    """The examples are written for games to 100; other targets scale the points alike."""
+    """The examples are written for games to 100; other targets scale the points alike, up
+    to what a hand can score (a game to 1000 gave "A wins 600")."""
     if rules.game_target == 100:
         return list(wins)
-    return [(p, max(1, (pts * rules.game_target + 50) // 100)) for p, pts in wins]
+    most = most_points(rules)
+    return [(p, min(most, max(1, (pts * rules.game_target + 50) // 100))) for p, pts in wins]
+
+
+def _played(rules: Rules, wins: Sequence[tuple[int, int]], *, open_only: bool = False
+            ) -> list[tuple[int, int]]:
+    """The wins a sheet takes: up to the match's end, or with ``open_only`` those before
+    the first that closes a game (R7.6's example is of a sheet with every game open)."""
+    sheet = ScoreSheet(rules)
+    out: list[tuple[int, int]] = []
+    for player, points in wins:
+        if sheet.finished or (sheet.record(player, points).closed and open_only):
+            break
+        out.append((player, points))
+    return out
 
 
 def _story(rules: Rules, wins: Sequence[tuple[int, int]], names: tuple[str, str],
@@ -239,9 +254,7 @@ def _story(rules: Rules, wins: Sequence[tuple[int, int]], names: tuple[str, str]
     story: list[str] = []
     single = rules.columns == 1
     counts = [0, 0]
-    for player, points in wins:
-        if sheet.finished:
-            break
+    for player, points in _played(rules, wins):
         who = names[player]
         counts[player] += 1
         fresh = [i for i, c in enumerate(sheet.columns) if not c.closed and not c.boxes[player]]
@@ -309,7 +322,10 @@ _BY_COUNT = ((0, 60), (0, 45), (1, 12), (1, 12))
 def _sheet_examples(rules: Rules, w: _Words) -> dict[str, str]:
     values: dict[str, str] = {}
     pair = (w("name_alexandra"), w("name_bob"))
-    wins, story, sheet = _story(rules, _scaled(_R76, rules), pair, w)
+    # before any game closes, as its heading says; at least its first win (a game to 1
+    # closes at once)
+    r76 = _scaled(_R76, rules)
+    wins, story, sheet = _story(rules, _played(rules, r76, open_only=True) or r76[:1], pair, w)
     values |= {"r76_wins": wins, "r76_story": story, "r76_sheet": w.join([
         w("sheet_player", player=pair[p],
           scores=w("sheet_sep").join(str(c.points[p]) for c in sheet.columns))
@@ -321,9 +337,12 @@ def _sheet_examples(rules: Rules, w: _Words) -> dict[str, str]:
                    f"{key}_columns": _column_lines(rules, sheet, ab, w)}
     other = rules.replace(entry_rule="traditional" if rules.entry_rule == "by_count"
                           else "by_count")
-    wins, story, _sheet = _story(rules, _scaled(_BY_COUNT, rules), ab, w)
+    # the same wins told both ways: as many as both sheets take (one match may end sooner)
+    both = _scaled(_BY_COUNT, rules)
+    both = both[:min(len(_played(rules, both)), len(_played(other, both)))]
+    wins, story, _sheet = _story(rules, both, ab, w)
     values |= {"bc_wins": wins, "bc_story": story,
-               "bc_other_story": _story(other, _scaled(_BY_COUNT, rules), ab, w)[1]}
+               "bc_other_story": _story(other, both, ab, w)[1]}
     return values
 
 
