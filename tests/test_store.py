@@ -50,6 +50,34 @@ def test_action_counts_read_the_saved_logs_in_one_call(store: Store) -> None:
     assert store.action_counts([]) == {}
 
 
+def test_row_states_read_counts_meta_and_seats_in_one_call(store: Store) -> None:
+    """What a server compares its live tables with to notice a lost announcement of a
+    change that adds no action (a friend joining, a readiness, an abandon)."""
+    first = store.new_match(rules=Rules(), seed=3, players=("a", "b"), meta={"web": 1})
+    second = store.new_match(rules=Rules(), seed=4, players=("a", "b"))
+    play(first, 3)
+    store.add_seat(first.id, 0, "a")
+    store.add_seat(first.id, 1, "b")
+    store.set_meta(second.id, ready={"hand": 1, "seats": [0]})
+    assert store.row_states([first.id, second.id, "nosuch"]) == {
+        first.id: (3, {"web": 1}, 2), second.id: (0, {"ready": {"hand": 1, "seats": [0]}}, 0)}
+    assert store.row_states([]) == {}
+
+
+def test_announcements_of_presence_parse_and_garbage_is_skipped() -> None:
+    from hollywood_gin.announce import presence_line
+    from hollywood_gin.store import Announcement, parse_announcement
+
+    payload = "\n".join(["me", presence_line("t1", 1, 2), "q t1", "p t1 0 0", "p t1 2 1",
+                          "p t1 0 x", "p t1 0 -1", "p t1 0", "p t1 0 1 9", "q", "z t1",
+                          "a t1 0 1 0 pass"])
+    sender, items = parse_announcement(payload)
+    assert sender == "me"
+    assert items == [Announcement("p", "t1", player=1, count=2), Announcement("q", "t1"),
+                     Announcement("p", "t1", player=0, count=0),
+                     Announcement("a", "t1", 0, 1, 0, "pass")]
+
+
 def test_illegal_action_saves_nothing(store: Store) -> None:
     pm = store.new_match(rules=Rules(), seed=1, players=("a", "b"))
     before = pm.match.hand.clone()

@@ -5,7 +5,16 @@ pub/sub (``serve --bus redis://...``; ``hollywood_gin.web.bus``).
 A payload is the sender (a process's random id, so that it skips its own) and then one
 line per change: ``a MATCH SEQ HAND PLAYER ACTION`` (an action committed), ``m MATCH``
 (the match's row changed: meta, status or seats) or ``l MATCH`` (its bot lease was
-released).  Only the standard library: the store and the web layer share it.
+released).  These are sent once their change has committed.
+
+Two more are about who is at a table, which no database holds, and go straight on the
+bus: ``p MATCH SEAT COUNT`` (the sender now holds COUNT WebSockets open at that seat; 0:
+none), sent when a socket attaches or detaches there and again at every sweep while it
+holds any, so that a process that died stops counting once it has gone quiet; and
+``q MATCH`` (the sender has just loaded the table, or heard nothing for a while: every
+process with sockets there says its ``p`` lines at once).
+
+Only the standard library: the store and the web layer share it.
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ if TYPE_CHECKING:
     from .store import PendingAction
 
 __all__ = ["CHANNEL", "PAYLOAD_LIMIT", "Announcement", "Publisher", "action_line",
-           "parse_announcement", "split_payloads"]
+           "parse_announcement", "presence_line", "split_payloads"]
 
 #: The channel on which a store that announces (``Store.announce``) says what it
 #: committed, once committed: PostgreSQL's NOTIFY by default, else its ``publisher``'s
@@ -33,7 +42,9 @@ PAYLOAD_LIMIT = 7800
 class Announcement:
     """One line of a NOTIFY payload: ``kind`` is ``a`` (an action committed: its ``seq``,
     ``hand_number``, ``player`` and ``action``), ``m`` (the match's row changed: meta,
-    status or seats) or ``l`` (its bot lease was released)."""
+    status or seats), ``l`` (its bot lease was released), ``p`` (the sender holds
+    ``count`` sockets at seat ``player``) or ``q`` (the sender asks for the others'
+    ``p`` lines of the match)."""
 
     kind: str
     match_id: str
@@ -41,6 +52,7 @@ class Announcement:
     hand_number: int = 0
     player: int = 0
     action: str = ""
+    count: int = 0
 
 
 class Publisher(Protocol):
@@ -62,6 +74,11 @@ def action_line(item: PendingAction) -> str:
     return f"a {item.match_id} {item.seq} {item.hand_number} {item.player} {item.action}"
 
 
+def presence_line(match_id: str, seat: int, count: int) -> str:
+    """The line saying that the sender holds ``count`` sockets at a match's seat."""
+    return f"p {match_id} {seat} {count}"
+
+
 def parse_announcement(payload: str) -> tuple[str, list[Announcement]]:
     """The sender and the lines of a payload on :data:`CHANNEL` (lines it cannot read are
     skipped: a listener must never fail on a payload)."""
@@ -73,8 +90,12 @@ def parse_announcement(payload: str) -> tuple[str, list[Announcement]]:
             if kind == "a":
                 match_id, seq, hand, player, action = rest.split(" ", 4)
                 out.append(Announcement("a", match_id, int(seq), int(hand), int(player), action))
-            elif kind in ("m", "l") and rest:
+            elif kind in ("m", "l", "q") and rest:
                 out.append(Announcement(kind, rest))
+            elif kind == "p":
+                match_id, seat, count = rest.split(" ")
+                if match_id and int(seat) in (0, 1) and int(count) >= 0:
+                    out.append(Announcement("p", match_id, player=int(seat), count=int(count)))
         except ValueError:
             continue
     return sender, out

@@ -4,17 +4,22 @@ Any process serves any table: the seats of a table on different processes see ea
 other's moves (LISTEN/NOTIFY), readiness, rematch and abandon; the same action sent
 through two processes at once lands exactly once (the other is ``stale``); the computer
 is played by the holder of the table's bot lease, once per turn, and when that process
-is SIGKILLed another takes over.  The three servers are shared by the module's tests
-(they run the tests' bot factory, a one-second computer delay and three-second leases);
-only the kill test restarts one.
+is SIGKILLed another takes over.  Who is at a table is told across them too (each seat
+sees the other connected, wherever its socket is), and a change of the match's row whose
+announcement was lost is caught up by the sweep.  The three servers are shared by the
+module's tests (they run the tests' bot factory, a one-second computer delay,
+three-second leases and a sweep every 1.5 s, so another process's word that it holds a
+seat lasts 4.5 s); only the kill tests restart one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -33,12 +38,14 @@ from hollywood_gin.actions import parse_action
 from hollywood_gin.store import Store
 
 LEASE = 3.0  # seconds: a dead holder's lease expires soon
+SWEEP = 1.5  # seconds between sweeps: a lost announcement, a dead process's seats
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[list[Server]]:
     servers = [Server(pg_url(), cli=False, bot_delay=1.0,
-                      args=("--lease-seconds", str(LEASE))) for _ in range(3)]
+                      args=("--lease-seconds", str(LEASE), "--sweep-seconds", str(SWEEP)))
+               for _ in range(3)]
     try:
         for server in servers:
             server.start()
@@ -191,6 +198,79 @@ def test_a_lost_announcement_is_caught_up_from_the_log(cluster: list[Server],
         seat.wait(lambda f: f["type"] == "state" and f["seq"] == seq + 1, timeout=30)
         assert seat.state is not None and seat.state["hand"]["history"][-1][1] == action
     assert len(_log(store, made["table"])) == seq + 1
+    a.close()
+    b.close()
+
+
+def _sees(seat: Seat, connected: list[bool], timeout: float = 15) -> dict[str, Any]:
+    """The seat's state once it shows ``connected`` (the one it has, or one to come)."""
+    if seat.state is not None and seat.state["connected"] == connected:
+        return seat.state
+    return seat.wait(lambda f: f["type"] == "state" and f["connected"] == connected, timeout)
+
+
+def test_friends_on_two_processes_see_each_other_at_the_table(cluster: list[Server]) -> None:
+    """Ann's socket is on process 0, Bob's on process 1: each page shows the other at the
+    table (not "has left the table"), for as long as he is (each process says it again at
+    every sweep); once Bob closes his, Ann's page shows him gone within seconds."""
+    a, b, _ = _friends(cluster, 0, 1)
+    _sees(a, [True, True])
+    _sees(b, [True, True])
+    time.sleep(2 * 3 * SWEEP)  # twice what one word lasts: it was said again meanwhile
+    for seat in (a, b):
+        state = seat.request({"type": "sync"})
+        assert state["type"] == "state" and state["connected"] == [True, True], state
+    b.close()
+    _sees(a, [True, False])
+    # Back on a third process: seen at once (its process says so when his socket attaches).
+    b = Seat(cluster[2], a.table, b.token)
+    _sees(a, [True, True])
+    _sees(b, [True, True])  # and his process asked the others who is at the table it loaded
+    a.close()
+    b.close()
+
+
+def test_a_killed_processs_seat_shows_gone_once_its_word_expires(cluster: list[Server]) -> None:
+    """Bob's process is SIGKILLed (it says nothing more): Ann's page, on another process,
+    shows Bob gone once what his process last said has expired (three sweeps)."""
+    a, b, _ = _friends(cluster, 1, 2)
+    _sees(a, [True, True])
+    cluster[2].kill()
+    try:
+        _sees(a, [True, False], timeout=30)
+    finally:
+        with contextlib.suppress(Exception):
+            b.close()
+        cluster[2].start()  # the module's other tests keep three servers
+    a.close()
+
+
+def test_a_lost_announcement_of_a_join_or_an_abandon_is_caught_up(cluster: list[Server],
+                                                                  store: Store) -> None:
+    """Changes of the match's row add no action: the sweep compares the saved row itself
+    (meta, seats taken), so one whose announcement was lost (a publish that failed, a
+    process that died after its commit) still reaches the other processes."""
+    made = cluster[0].create(opponent="friend", name="Ann")
+    a = Seat(cluster[0], made["table"], made["token"])
+    assert a.state is not None and a.state["joined"] == [True, False]
+    quiet = Store(pg_url())  # no ``announce``: it commits without a word
+    try:
+        token = quiet.add_seat(made["table"], 1, "Bob")  # Bob joins; nobody is told
+    finally:
+        quiet.close()
+    a.wait(lambda f: f["type"] == "state" and f["joined"] == [True, True]
+           and f["names"] == ["Ann", "Bob"], timeout=30)
+    b = Seat(cluster[1], made["table"], token)
+    assert step_friend(a, b) == "action"  # Ann's process no longer answers `waiting`
+    quiet = Store(pg_url())
+    try:  # Bob abandons, saved by a process whose announcement is lost
+        quiet.update_meta(made["table"], lambda meta: meta.setdefault("abandoned_by", 1),
+                          status="abandoned")
+    finally:
+        quiet.close()
+    for seat in (a, b):
+        seat.wait(lambda f: f["type"] == "state" and f["abandoned"] == 1, timeout=30)
+    assert store.load(made["table"]).status == "abandoned"
     a.close()
     b.close()
 

@@ -76,6 +76,8 @@ def test_a_move_at_one_process_reaches_a_seat_at_the_other_through_redis() -> No
         # The join was saved by process 1: process 0 hears of it, and Ann's seat sees Bob.
         a.wait(lambda f: f["type"] == "state" and f["names"] == ["Ann", "Bob"])
         b = Seat(servers[1], made["table"], joined["token"])
+        # Who is at the table is said through Redis too: Ann's page sees Bob there.
+        a.wait(lambda f: f["type"] == "state" and f["connected"] == [True, True])
         for _ in range(4):  # each move is made at one process and seen at the other
             assert step_friend(a, b) == "action"
         assert a.state is not None and b.state is not None

@@ -162,17 +162,25 @@ class StoreBase:
         """Announce what has committed, in a one-statement transaction that writes nothing
         (so it waits for no disk).  A failure is logged, not raised: the change is saved,
         and the others catch up (their sweep, a reconnecting seat's sync)."""
-        if not lines or self.announce is None or not self.postgresql:
-            return
         try:
-            if self.publisher is not None:
-                self.publisher.publish_blocking(self._payloads(lines))
-                return
-            with self._autocommit.connect() as conn:
-                conn.exec_driver_sql(*self._announcement_of(lines))
+            self.say(lines)
         except Exception as exc:
             log.warning("announcing %d committed changes failed (%s): the other processes "
                         "catch up from the log", len(lines), type(exc).__name__)
+
+    def say(self, lines: Sequence[str]) -> None:
+        """Put ``lines`` on :data:`CHANNEL` now (the publisher's, else PostgreSQL's NOTIFY,
+        in a one-statement transaction that writes nothing); raises if it cannot.  What
+        :meth:`_announce_now` sends once a change has committed, and what a server says
+        straight away of what no database holds (who is at a table: ``p`` and ``q``
+        lines).  Nothing when this store does not announce (SQLite, or no ``announce``)."""
+        if not lines or self.announce is None or not self.postgresql:
+            return
+        if self.publisher is not None:
+            self.publisher.publish_blocking(self._payloads(lines))
+            return
+        with self._autocommit.connect() as conn:
+            conn.exec_driver_sql(*self._announcement_of(lines))
 
     def payloads(self, landed: Sequence[PendingAction]) -> list[str]:
         """The announcement of actions committed already, as payloads (for a publisher)."""

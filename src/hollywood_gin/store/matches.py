@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import (
     bindparam,
     delete,
+    func,
     insert,
     select,
     update,
@@ -31,6 +32,7 @@ from ..schema import (
     hands_table,
     matches_table,
     reviews_table,
+    seats_table,
 )
 from .persistent import PersistentMatch
 from .records import (
@@ -476,6 +478,30 @@ class Store(SeatsAndLeases, Reviews):
             rows = conn.execute(select(matches_table.c.id, matches_table.c.action_count)
                                 .where(matches_table.c.id.in_(list(match_ids)))).all()
         return {row.id: row.action_count for row in rows}
+
+    def row_states(self, match_ids: Sequence[str]) -> dict[str, tuple[int, dict[str, Any], int]]:
+        """Each match's saved action count, meta and number of seats taken (one query):
+        what a server compares its live tables with, to notice an announcement that never
+        came, of an action or of a change of the row (a friend joining, a readiness, a
+        rematch, an abandon, which add no action)."""
+        if not match_ids:
+            return {}
+        seats = (select(func.count()).select_from(seats_table)
+                 .where(seats_table.c.match_id == matches_table.c.id)
+                 .correlate(matches_table).scalar_subquery())
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(matches_table.c.id, matches_table.c.action_count,
+                                       matches_table.c.meta, seats.label("seats"))
+                                .where(matches_table.c.id.in_(list(match_ids)))).all()
+        out = {}
+        for row in rows:
+            try:
+                meta = json.loads(row.meta)
+            except ValueError:
+                meta = None
+            out[row.id] = (row.action_count, meta if isinstance(meta, dict) else {},
+                           int(row.seats))
+        return out
 
     def matches(self, *, kind: str | None = None, status: str | None = None,
                 damaged: list[str] | None = None) -> list[StoredMatch]:

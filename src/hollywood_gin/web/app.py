@@ -28,6 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .. import i18n
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreError
+from .follow import SWEEP_SECONDS
 from .hints import Hints
 from .language import LanguageMiddleware, catalogue_response, index_page, seat_language
 from .leases import LEASE_SECONDS
@@ -135,6 +136,7 @@ def create_app(
     review_workers: int = 1,
     lease_seconds: float = LEASE_SECONDS,
     bus: str | None = None,
+    sweep_seconds: float = SWEEP_SECONDS,
 ) -> Starlette:
     """The web app over one store.
 
@@ -149,11 +151,15 @@ def create_app(
     ``lease_seconds``: how long a process's claim to play the computer at a table
     outlives its last renewal (how soon another process takes over from one that died).
     ``bus``: a ``redis://`` URL to hear the other processes through Redis pub/sub (on
-    PostgreSQL; None: PostgreSQL's own LISTEN/NOTIFY).
+    PostgreSQL; None: PostgreSQL's own LISTEN/NOTIFY).  ``sweep_seconds``: how often a
+    process reads its live tables' saved rows (to catch up an announcement that was lost)
+    and says again who is at them (another process's word lasts three sweeps); the
+    tests shorten it.
     """
     the_store = store if store is not None else Store(db_url)
     manager = TableManager(the_store, bot_factory=bot_factory, bot_delay=bot_delay,
-                           lease_seconds=lease_seconds, bus_url=bus)
+                           lease_seconds=lease_seconds, bus_url=bus,
+                           sweep_seconds=sweep_seconds)
     ops = Ops(the_store, manager)  # /healthz, /readyz, /metrics, table events (ops.py)
     reviewer = Reviewer(manager, settings=review_settings, workers=review_workers)
     lobby = Lobby(manager, reviewer.method)

@@ -4,9 +4,11 @@ default, or Redis pub/sub (``serve --bus redis://HOST:PORT/DB``, :mod:`.redisbus
 Every change a process saves to a table (an action, its meta or seats, a released bot
 lease) is announced on :data:`hollywood_gin.store.CHANNEL` once it has committed (the
 store's ``_announce_now``, and for the group commit's batches of actions ``web.commit``),
-so an announcement never comes before its change.  The announcement is the same text on
-either engine (``Store.payloads``: the sender, then a line per change); on PostgreSQL the
-store NOTIFYs it, on Redis it is PUBLISHed (the bus is then the store's ``publisher``).
+so an announcement never comes before its change (who is at a table, which no database
+holds, is said straight away: ``p`` and ``q`` lines, ``Following``).  The announcement is
+the same text on either engine (``Store.payloads``: the sender, then a line per change);
+on PostgreSQL the store NOTIFYs it, on Redis it is PUBLISHed (the bus is then the
+store's ``publisher``).
 Each process keeps one connection of its own (asynchronous, on the event loop)
 subscribed there, and hands every payload to its table manager, which catches its live
 tables up (``Following.follow``).

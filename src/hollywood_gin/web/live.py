@@ -107,6 +107,11 @@ class Table:
     catching: asyncio.Task[None] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     shared: SharedParts = field(default_factory=SharedParts)  # what both seats' frames share
+    # Who is at this table on the other processes (heard on the bus, ``p`` lines): by
+    # (sender, seat), when that word expires (the event loop's clock) unless said again;
+    # and whether a frame showing a change of it is on its way.
+    elsewhere: dict[tuple[str, int], float] = field(default_factory=dict)
+    showing: bool = False
 
     @property
     def id(self) -> str:
@@ -139,8 +144,11 @@ class Table:
         return seat if seat in (0, 1) else None
 
     def connected(self) -> tuple[bool, bool]:
-        return (bool(self.outboxes[0]) or self.computer_seat == 0,
-                bool(self.outboxes[1]) or self.computer_seat == 1)
+        """Whether someone is at each seat: a socket of this process, one of another
+        process that said so lately (:attr:`elsewhere`), or the computer."""
+        there = {seat for _sender, seat in self.elsewhere}
+        return (bool(self.outboxes[0]) or 0 in there or self.computer_seat == 0,
+                bool(self.outboxes[1]) or 1 in there or self.computer_seat == 1)
 
 
 def table_meta(opponent: str, preset: str | None, level: int | None) -> dict[str, Any]:

@@ -37,7 +37,7 @@ from ..actions import Action, parse_action
 from ..errors import HollywoodGinError, IllegalActionError
 from ..rules import Rules
 from ..store import PendingAction, Store, StoreConflict
-from .follow import Following
+from .follow import SWEEP_SECONDS, Following
 from .leases import LEASE_SECONDS, RETRY
 from .live import (
     TABLE_ID_RE,
@@ -96,10 +96,12 @@ class TableManager(Following):
         store_workers: int | None = None,
         lease_seconds: float = LEASE_SECONDS,
         bus_url: str | None = None,
+        sweep_seconds: float = SWEEP_SECONDS,
     ) -> None:
         self.bot_factory = bot_factory
         self.bot_delay = bot_delay
-        super().__init__(store, store_workers, lease_seconds, bus_url=bus_url)
+        super().__init__(store, store_workers, lease_seconds, sweep_seconds=sweep_seconds,
+                         bus_url=bus_url)
         self.on_commit: Callable[[Table, PendingAction, float], None] | None = None  # ops
 
     # -- new tables ---------------------------------------------------------------------------
@@ -133,6 +135,7 @@ class TableManager(Following):
             if table is None:
                 table = await self._load(table_id)
                 self._tables[table_id] = table
+                self._ask_presence(table_id)  # who is at it on the other processes
                 if table_id in self._missed:  # changed while it was being read
                     self._missed.discard(table_id)
                     table.row_changed = True
@@ -209,12 +212,14 @@ class TableManager(Following):
     async def attach(self, table: Table, seat: int, outbox: Outbox) -> None:
         async with table.lock:
             table.outboxes[seat].add(outbox)
+            self._say_presence(table, (seat,))
             self._broadcast(table)
         self._kick_bot(table)
 
     async def detach(self, table: Table, seat: int, outbox: Outbox) -> None:
         async with table.lock:
             table.outboxes[seat].discard(outbox)
+            self._say_presence(table, (seat,))
             if not any(table.outboxes) and table.bot_task is None:
                 self._unload(table)
             else:
