@@ -40,16 +40,6 @@ def test_every_action_is_saved_and_replays(store: Store) -> None:
     assert len(store.load(pm.id).actions) == pm.action_count == 150
 
 
-def test_action_counts_read_the_saved_logs_in_one_call(store: Store) -> None:
-    """What a server compares its live tables with to notice a lost announcement."""
-    first = store.new_match(rules=Rules(), seed=3, players=("a", "b"))
-    second = store.new_match(rules=Rules(), seed=4, players=("a", "b"))
-    play(first, 12)
-    play(second, 5, seed=1)
-    assert store.action_counts([first.id, second.id, "nosuch"]) == {first.id: 12, second.id: 5}
-    assert store.action_counts([]) == {}
-
-
 def test_row_states_read_counts_meta_and_seats_in_one_call(store: Store) -> None:
     """What a server compares its live tables with to notice a lost announcement of a
     change that adds no action (a friend joining, a readiness, an abandon)."""

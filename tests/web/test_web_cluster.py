@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx2
 import pytest
 from hg_web_support import (
     SHORT_MATCH,
@@ -209,6 +210,13 @@ def _sees(seat: Seat, connected: list[bool], timeout: float = 15) -> dict[str, A
     return seat.wait(lambda f: f["type"] == "state" and f["connected"] == connected, timeout)
 
 
+def _swept(server: Server) -> float:
+    """How many times the server found a live table behind its saved log or row."""
+    body = httpx2.get(server.base + "/metrics", timeout=10, trust_env=False).text
+    found = re.search(r'^hollywood_gin_following_total\{what="swept"\} (\S+)$', body, re.M)
+    return float(found.group(1)) if found else 0.0
+
+
 def test_friends_on_two_processes_see_each_other_at_the_table(cluster: list[Server]) -> None:
     """Ann's socket is on process 0, Bob's on process 1: each page shows the other at the
     table (not "has left the table"), for as long as he is (each process says it again at
@@ -216,10 +224,13 @@ def test_friends_on_two_processes_see_each_other_at_the_table(cluster: list[Serv
     a, b, _ = _friends(cluster, 0, 1)
     _sees(a, [True, True])
     _sees(b, [True, True])
+    swept = [_swept(server) for server in cluster[:2]]
     time.sleep(2 * 3 * SWEEP)  # twice what one word lasts: it was said again meanwhile
     for seat in (a, b):
         state = seat.request({"type": "sync"})
         assert state["type"] == "state" and state["connected"] == [True, True], state
+    # and a table whose row is as it was read is not read again at each sweep
+    assert [_swept(server) for server in cluster[:2]] == swept
     b.close()
     _sees(a, [True, False])
     # Back on a third process: seen at once (its process says so when his socket attaches).

@@ -469,16 +469,6 @@ class Store(SeatsAndLeases, Reviews):
         return _stored(row, tuple(StoredAction(a.seq, a.hand_number, a.player, a.action)
                                   for a in acts))
 
-    def action_counts(self, match_ids: Sequence[str]) -> dict[str, int]:
-        """How many actions each match has saved (one query): what a server compares its
-        live tables with, to notice an announcement that never came."""
-        if not match_ids:
-            return {}
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(matches_table.c.id, matches_table.c.action_count)
-                                .where(matches_table.c.id.in_(list(match_ids)))).all()
-        return {row.id: row.action_count for row in rows}
-
     def row_states(self, match_ids: Sequence[str]) -> dict[str, tuple[int, dict[str, Any], int]]:
         """Each match's saved action count, meta and number of seats taken (one query):
         what a server compares its live tables with, to notice an announcement that never
