@@ -79,6 +79,26 @@ def test_best_discard_of_eleven_cards() -> None:
 
 def test_masks_from_indices() -> None:
     assert masks_from_indices([[0, 1, 51]])[0] == (1 | 2 | 1 << 51)
+    assert masks_from_indices(np.array([[0, 1, 51]], dtype=np.uint8))[0] == (1 | 2 | 1 << 51)
+
+
+@pytest.mark.parametrize(("indices", "said"), [
+    ([[0, 1, 70]], "card index 70 is not a card: indexes are 0 to 51"),
+    (np.array([[0, 1, -1]]), "card index -1 is not a card"),
+    ([[0, 1, 2.9]], "must be integers, not float64"),
+    (np.array([[0, 1]], dtype=bool), "must be integers, not bool"),
+])
+def test_indexes_that_are_no_card_are_refused_not_read_wrong(indices: object,
+                                                             said: str) -> None:
+    """70 was dropped, -1 read as a bit past the deck and 2.9 as 2 (A-2-3 a run), and the
+    deadwood then came out wrong without a word (a QA pass)."""
+    with pytest.raises(ValueError, match=said):
+        masks_from_indices(indices)  # type: ignore[arg-type]
+
+
+def test_an_empty_batch_is_empty_not_a_float_error() -> None:
+    assert deadwood_batch([]).shape == (0,)
+    assert masks_from_indices(np.zeros((0, 10), dtype=np.int64)).shape == (0,)
 
 
 @pytest.mark.parametrize(("masks", "said"), [

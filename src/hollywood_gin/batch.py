@@ -54,6 +54,8 @@ def checked_masks(masks: npt.ArrayLike) -> MaskArray:
     past the 52 cards is another encoding's mask, which would give wrong answers quietly
     (a 64-bit mask lost its high bits, 1.5 was read as 1)."""
     arr = np.asarray(masks)
+    if arr.size == 0 and arr.dtype.kind == "f":  # [] : NumPy's default is float
+        arr = arr.astype(np.uint64)
     if arr.dtype.kind not in "iu":  # not bool, float, object or text
         raise ValueError(f"hand masks must be integers, not {arr.dtype} values")
     if arr.dtype.kind == "i" and arr.size and int(arr.min()) < 0:
@@ -144,8 +146,19 @@ def discard_deadwood_batch(masks: npt.ArrayLike) -> tuple[IntArray, npt.NDArray[
 
 
 def masks_from_indices(indices: npt.ArrayLike) -> MaskArray:
-    """Hand masks from an integer array of card indexes, one hand per row."""
-    idx = np.asarray(indices, dtype=np.uint64)
+    """Hand masks from an integer array of card indexes, one hand per row; ValueError for
+    anything but whole numbers 0 to 51 (70 was dropped, -1 and 2.9 read as other cards,
+    and the deadwood then came out wrong without a word)."""
+    raw = np.asarray(indices)
+    if raw.size == 0 and raw.dtype.kind == "f":  # [] or [[]]: NumPy's default is float
+        raw = raw.astype(np.int64)
+    if raw.dtype.kind not in "iu":
+        raise ValueError(f"card indexes must be integers, not {raw.dtype} values")
+    if raw.size and (int(raw.min()) < 0 or int(raw.max()) > 51):
+        bad = int(raw.min()) if int(raw.min()) < 0 else int(raw.max())
+        raise ValueError(f"card index {bad} is not a card: indexes are 0 to 51 "
+                         "(suit * 13 + rank - 1)")
+    idx = raw.astype(np.uint64)
     out: MaskArray = np.bitwise_or.reduce(np.left_shift(np.uint64(1), idx), axis=-1)
     return out
 

@@ -72,6 +72,51 @@ def test_observation_tensor_is_the_view_encoding() -> None:
         np.testing.assert_array_equal(np.asarray(state.observation_tensor(player)), expected)
 
 
+def _observer(game, private: str, perfect_recall: bool = False):
+    from open_spiel.python.observation import make_observation
+
+    kind = getattr(pyspiel.PrivateInfoType, private)
+    return make_observation(game, pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=perfect_recall, private_info=kind))
+
+
+def test_a_public_observer_never_sees_the_seats_own_cards_r3_4() -> None:
+    """Asked for the public view alone (private_info=NONE), the observer gave the seat's ten
+    cards, in the tensor and the text (a QA pass); ALL_PLAYERS was answered with one seat's
+    view. The public view is the seat's view without its cards, from the deal on, and the
+    views it does not offer are refused."""
+    game = pyspiel.load_game(GAME_NAME)
+    public, seat = _observer(game, "NONE"), _observer(game, "SINGLE_PLAYER")
+    rng = random.Random(5)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal():
+        for player in (0, 1):
+            public.set_from(state, player)
+            seat.set_from(state, player)
+            assert not public.tensor[:52].any()
+            text = public.string_from(state, player)
+            own = (state.view(player).hand if state.view(player) is not None else ())
+            assert not [c for c in own if f" {c.text}" in text.split(" pile ")[0]], text
+            if own:  # the rest is the seat's view
+                assert seat.tensor[:52].sum() == len(own)
+                np.testing.assert_array_equal(public.tensor[52:], seat.tensor[52:])
+            checked += 1
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 50
+    with pytest.raises(NotImplementedError, match="ALL_PLAYERS"):
+        _observer(game, "ALL_PLAYERS")
+    with pytest.raises(NotImplementedError, match="public perfect-recall"):
+        _observer(game, "NONE", perfect_recall=True)
+    with pytest.raises(NotImplementedError, match="information_state_string"):
+        _observer(game, "SINGLE_PLAYER", perfect_recall=True).set_from(state, 0)
+    with pytest.raises(IllegalActionError, match="there is no action 200; they are 0-108"):
+        state.action_to_string(0, 200)
+
+
 def test_resample_keeps_the_information_state() -> None:
     game = pyspiel.load_game(GAME_NAME)
     rng = random.Random(7)

@@ -130,3 +130,11 @@ def test_an_action_that_is_not_a_whole_number_is_refused(action: object) -> None
     legal = int(np.flatnonzero(obs["action_mask"])[0])
     *_, info = env.step(np.int64(legal))
     assert "illegal_action" not in info
+
+
+def test_an_opponent_that_is_no_bot_is_refused_at_once() -> None:
+    """GinEnv(42) was accepted, and reset() then said 'int' object has no attribute
+    'reset' (a QA pass)."""
+    with pytest.raises(TypeError, match=r"opponent must be a bot name or an object with "
+                                        r"reset\(\) and choose\(\), not 42"):
+        GinEnv(42)  # type: ignore[arg-type]

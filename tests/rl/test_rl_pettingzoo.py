@@ -162,3 +162,19 @@ def test_an_action_that_is_not_a_whole_number_is_refused(action: object) -> None
     assert env.agent_selection == first
     env.step(np.int64(0))  # NumPy's integers are whole numbers: the pass is played
     assert env.agent_selection != first
+
+
+def test_before_a_reset_and_after_the_end_nobody_is_to_act() -> None:
+    """last() and step() said AttributeError before a reset, and KeyError: 'player_0' once
+    every agent had left a finished hand (a QA pass)."""
+    env = hand_env()
+    for call in (env.last, lambda: env.step(0)):
+        with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+            call()
+    _play(env, 3)
+    assert env.agents == []
+    for call in (env.last, lambda: env.step(0), lambda: env.step(None)):
+        with pytest.raises(IllegalActionError, match="the episode is over: reset"):
+            call()
+    env.reset(seed=3)  # and it plays on after a reset
+    assert env.last()[0]["action_mask"].any()

@@ -157,8 +157,24 @@ class HollywoodGinGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untype
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> HollywoodGinObserver:
+        if params:
+            raise ValueError(f"python_hollywood_gin's observer takes no parameters, not "
+                             f"{sorted(params)}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return HollywoodGinObserver(perfect_recall)
+        private = True
+        if iig_obs_type is not None:
+            kind = iig_obs_type.private_info
+            if kind == pyspiel.PrivateInfoType.ALL_PLAYERS or not iig_obs_type.public_info:
+                raise NotImplementedError(
+                    "python_hollywood_gin observes one seat's view (private_info=SINGLE_PLAYER, "
+                    "with public_info) or the public part alone (private_info=NONE); "
+                    "ALL_PLAYERS and private-only views are not offered")
+            private = kind != pyspiel.PrivateInfoType.NONE
+            if perfect_recall and not private:
+                raise NotImplementedError(
+                    "python_hollywood_gin's information state is a seat's own log, with its "
+                    "cards: there is no public perfect-recall view")
+        return HollywoodGinObserver(perfect_recall, private=private)
 
 
 class _Core:
@@ -408,9 +424,13 @@ class HollywoodGinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
     # -- text --------------------------------------------------------------------------
 
     def _action_to_string(self, player: int, action: int) -> str:
+        core = self.core
+        most = ACTION_COUNT if player >= 0 else 2 if core.dealer is None else 52
+        if not 0 <= action < most:
+            what = "action" if player >= 0 else "chance outcome"
+            raise IllegalActionError(f"there is no {what} {action}; they are 0-{most - 1}")
         if player >= 0:
             return str(ACTIONS[action])
-        core = self.core
         if core.dealer is None:
             return f"dealer {action}"
         if core.hand is None:
@@ -504,10 +524,14 @@ class HollywoodGinState(pyspiel.State):  # type: ignore[misc]  # pyspiel is unty
 
 
 class HollywoodGinObserver:
-    """OpenSpiel's observer interface: the view vector and text, or the perfect-recall log."""
+    """OpenSpiel's observer interface: the view vector and text, or the perfect-recall log
+    (as text only). Without ``private`` (``private_info=NONE``), what the table shows
+    everyone: the seat's own cards are left out (R3.4), its cards the other saw it take
+    from the pile are public and kept."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, perfect_recall: bool, *, private: bool = True) -> None:
         self.perfect_recall = perfect_recall
+        self.private = private
         if perfect_recall:
             self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None = None
             self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
@@ -517,17 +541,22 @@ class HollywoodGinObserver:
 
     def set_from(self, state: HollywoodGinState, player: int) -> None:
         tensor = self.tensor
-        if tensor is None:
-            return
+        if tensor is None:  # an empty tensor would pass for an information state
+            raise NotImplementedError(
+                "python_hollywood_gin has no information-state tensor (its information "
+                "state is a string: information_state_string); use observation_tensor")
         core = state.core
         hand = core.hand
         if hand is not None:
             encode_view(hand.view(player), core.sheet, tensor)
+            if not self.private:
+                tensor[:52] = 0.0  # the seat's own cards (the view's first plane)
             return
         tensor.fill(0.0)  # mid-deal: only the cards dealt to this seat so far
-        for _, owner, card in core.events:
-            if owner == player:
-                tensor[card] = 1.0
+        if self.private:
+            for _, owner, card in core.events:
+                if owner == player:
+                    tensor[card] = 1.0
         encode_sheet(tensor, core.sheet, player)
 
     def string_from(self, state: HollywoodGinState, player: int) -> str:
@@ -539,13 +568,16 @@ class HollywoodGinObserver:
         if core.sheet is not None:
             head += f" sheet {core.sheet.to_dict()['entries']}"
         if hand is None:
+            if not self.private:
+                return head + " dealing"
             own = [card for _, owner, card in core.events if owner == player]
             return head + " dealt " + " ".join(CARDS[i].text for i in own)
         view = hand.view(player)
         phase = view.phase.value + (" drawing" if core.pending_draw else "")
+        mine = f" hand {' '.join(c.text for c in view.hand)}" if self.private else ""
         return (
             f"{head} {phase} to_act {view.to_act} dealer {view.dealer} stock {view.stock_count}"
-            f" hand {' '.join(c.text for c in view.hand)}"
+            f"{mine}"
             f" pile {' '.join(c.text for c in view.discard_pile)}"
             f" opp_known {' '.join(c.text for c in view.opponent_known)}"
             f" refused {int(view.upcard_refused)}"

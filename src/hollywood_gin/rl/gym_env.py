@@ -18,7 +18,7 @@ from gymnasium import spaces
 
 from ..actions import ACTION_COUNT, Action
 from ..cards import as_whole_number
-from ..errors import IllegalActionError
+from ..errors import IllegalActionError, shortened
 from ..hand import Hand, HandView
 from ..rules import Rules
 from ..sheet import ScoreSheet
@@ -69,6 +69,10 @@ class GinEnv(gym.Env[dict[str, Any], np.int64]):
             from ..bots import make_bot
 
             opponent = make_bot(opponent)
+        if not (callable(getattr(opponent, "reset", None))
+                and callable(getattr(opponent, "choose", None))):
+            raise TypeError(f"opponent must be a bot name or an object with reset() and "
+                            f"choose(), not {shortened(repr(opponent), 60)}")
         if not (seat == "random" if isinstance(seat, str) else as_whole_number(seat) in (0, 1)):
             raise ValueError(f"seat must be 0, 1 or 'random', not {seat!r}")
         if illegal not in ("lose", "raise"):

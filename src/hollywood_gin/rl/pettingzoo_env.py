@@ -18,6 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no types
 
 from ..actions import ACTION_COUNT
+from ..errors import IllegalActionError
 from ..rules import Rules
 from ..shuffle import checked_seed
 from ._game import Episode, RewardKind, action_id_of, at_least_one
@@ -115,7 +116,20 @@ class HollywoodGinAEC(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             mask[:] = 0
         return {"observation": obs, "action_mask": mask}
 
+    def _check_running(self) -> None:
+        """Before a reset, or once every agent has left a finished episode, there is nobody
+        to act: say so (it was an AttributeError or a KeyError of PettingZoo's dicts)."""
+        if self._episode is None:
+            raise RuntimeError("call reset() first")
+        if not self.agents:
+            raise IllegalActionError("the episode is over: reset the environment")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._check_running()
+        return super().last(observe)  # type: ignore[no-any-return]
+
     def step(self, action: Any) -> None:
+        self._check_running()
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
