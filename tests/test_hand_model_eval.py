@@ -5,26 +5,19 @@ evidence it reads (would he have thrown that card?) is about another position.""
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import random
-from pathlib import Path
 from typing import Any
+
+from hg_benchmarks import load_benchmark
 
 from hollywood_gin.bots import make_bot
 from hollywood_gin.cards import indexes_of_mask
 from hollywood_gin.hand import Hand, HandView, Phase
 from hollywood_gin.rules import Rules
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def _hand_model_eval() -> Any:
-    path = ROOT / "benchmarks" / "hand_model_eval.py"
-    spec = importlib.util.spec_from_file_location("hand_model_eval", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("hand_model_eval")
 
 
 def _positions(hands: int) -> list[tuple[HandView, int, HandView]]:

@@ -3,22 +3,14 @@ no interval; or a zero-width one) must not take the pooled margin's whole weight
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from hg_benchmarks import load_benchmark
 
 
 def _pool_bench() -> Any:
-    path = ROOT / "benchmarks" / "pool_bench.py"
-    spec = importlib.util.spec_from_file_location("pool_bench", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("pool_bench")
 
 
 def _run(margin: float, ci: tuple[float, float] | None, games: int = 100) -> dict[str, Any]:
