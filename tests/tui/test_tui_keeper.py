@@ -5,6 +5,7 @@ player abandons it in words, custom rules, and every screen at 80x24 (issue 11 Â
 from __future__ import annotations
 
 import asyncio
+import io
 import itertools
 import re
 from collections.abc import Awaitable, Callable
@@ -415,6 +416,37 @@ def test_five_games_keep_their_row_labels_and_whole_numbers_at_80x24(
     assert values[6] == ["0", "230", "230", "230", "230", str(sheet.totals[0])]
     assert values[7] == ["400", "160", "120", "80", "40", str(sheet.totals[1])]
     assert max(len(row) for row in rows) <= 38
+
+
+@pytest.mark.parametrize("lang", ["en", "af", "lt", "ha", "lo", "nb"])
+def test_the_sheet_keeps_its_totals_whole_in_any_room_it_is_given(lang: str) -> None:
+    """With long headings (Afrikaans' "Wedstryd 1", "Totaal") the wide sheet was wider than
+    the keeper's side at 101 columns, and Rich cut its totals to "110" for 1105 or left the
+    Total column blank (a QA pass): a wide form that does not fit its room gives way to
+    the narrow one. And two names alike are told apart ("Johanâ€¦" was both)."""
+    from rich.console import Console
+
+    from hollywood_gin import i18n
+    from hollywood_gin.sheet import ScoreSheet
+
+    names = ("Johannes", "Johanna")
+    i18n.set_language(lang)
+    try:
+        for games in (3, 4, 5):
+            sheet = ScoreSheet(Rules(columns=games))
+            for player, points in [(0, 60), (1, 30), (0, 50), (1, 98), (1, 98)] * 3:
+                if not sheet.finished:
+                    sheet.record(player, points)
+            for room in range(38, 71, 4):
+                console = Console(width=room, record=True, file=io.StringIO())
+                console.print(sheet_view(sheet, names, narrow=room < 40, room=room))
+                rows = console.export_text().splitlines()
+                totals = [row.split() for row in rows if row.split()[-1:] == [
+                    str(sheet.totals[0])] or row.split()[-1:] == [str(sheet.totals[1])]]
+                assert len(totals) == 2, (lang, games, room, rows)
+                assert totals[0][0] != totals[1][0], (lang, games, room, rows)
+    finally:
+        i18n.set_language("en")
 
 
 # -- the app at 80x24 -----------------------------------------------------------------------

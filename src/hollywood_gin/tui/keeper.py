@@ -53,6 +53,7 @@ KIND_LABELS = {"points": N_("won points"), "knock": N_("knocked"),
                "undercut": N_("undercut the knock"), "gin": N_("went gin"),
                "big_gin": N_("went big gin")}
 NARROW = 100  # below this width the sheet and the entry share the screen more tightly
+RIGHT_WIDE, RIGHT_NARROW = 52, 40  # the entry's side, wide and narrow (the CSS's #right)
 
 
 class KeeperApp(App[None]):
@@ -65,8 +66,8 @@ class KeeperApp(App[None]):
     Screen { background: #0f2a1d; }
     #main { height: 1fr; }
     #left { width: 1fr; padding: 0 1; }
-    #right { width: 52; padding: 0 1; border-left: vkey $panel-lighten-2; }
-    .-narrow #right { width: 40; }
+    #right { width: RIGHT_WIDE; padding: 0 1; border-left: vkey $panel-lighten-2; }
+    .-narrow #right { width: RIGHT_NARROW; }
     #below { height: 1fr; }
     #entry-label { text-style: bold; }
     #preview { height: auto; min-height: 1; }
@@ -80,7 +81,7 @@ class KeeperApp(App[None]):
     #hands-title { text-style: bold; margin-top: 1; }
     #hands { height: auto; color: $text-muted; }
     #add { margin-top: 0; }
-    """
+    """.replace("RIGHT_WIDE", str(RIGHT_WIDE)).replace("RIGHT_NARROW", str(RIGHT_NARROW))
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+z", "undo", N_("undo"), priority=True),
         Binding("ctrl+y", "redo", N_("redo"), priority=True),
@@ -231,6 +232,12 @@ class KeeperApp(App[None]):
     def narrow(self) -> bool:
         return self.has_class("-narrow")
 
+    @property
+    def sheet_room(self) -> int:
+        """The cells the sheet has: the screen less the entry's side (the CSS's #right,
+        its border in it) and #left's padding."""
+        return self.size.width - (RIGHT_NARROW if self.narrow else RIGHT_WIDE) - 2
+
     def action_saved(self, first: bool = False) -> None:
         """The unfinished sheets, to take one up (or abandon one, asked in words)."""
         if not first and not self.on_sheet():
@@ -340,7 +347,7 @@ class KeeperApp(App[None]):
             return
         self.query_one("#sheet", Static).update(Group(
             Text(rules_line(kept.rules), style="dim"),
-            sheet_view(kept.sheet, kept.names, narrow=self.narrow)))
+            sheet_view(kept.sheet, kept.names, narrow=self.narrow, room=self.sheet_room)))
         hands = Table.grid(padding=(0, 1))
         hands.add_column(justify="right", no_wrap=True)
         hands.add_column()

@@ -7,9 +7,12 @@ and describes the rules of the sheet, preset or custom (§9).
 
 from __future__ import annotations
 
+import io
+
 from rich import box
 from rich.cells import cell_len
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -85,10 +88,43 @@ def rules_line(rules: Rules) -> str:
     return " · ".join(parts)
 
 
-def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = False
-               ) -> RenderableType:
+def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = False,
+               room: int | None = None) -> RenderableType:
     """The sheet (§7): each player's points and boxes per game, bonuses once a game closes,
-    the totals, who won each closed game, and the match result (R7.5)."""
+    the totals, who won each closed game, and the match result (R7.5). ``room``: the
+    cells it has; a wide form that does not fit them gives way to the narrow one (long
+    headings and five games: Rich cut the wide one's totals, a QA pass)."""
+    table = _sheet_table(sheet, names, narrow)
+    if not narrow and room is not None and _least_width(table) > room:
+        table = _sheet_table(sheet, names, True)
+    lines: list[RenderableType] = [table]
+    for i, column in enumerate(sheet.columns):
+        if column.winner is not None:
+            text = (_("Game {number} won by {name}, a shutout") if column.shutout
+                    else _("Game {number} won by {name}"))
+            lines.append(Text(text.format(number=i + 1, name=names[column.winner]),
+                              style="yellow"))
+    if sheet.finished:
+        winner = sheet.winner
+        if winner is None:
+            caption = _("Match over: drawn, {first} to {second} (R7.5).").format(
+                first=sheet.totals[0], second=sheet.totals[1])
+        else:
+            won = sheet.games_won
+            caption = _("Match over: {name} wins, {won}–{lost} in games, result {result:+d} "
+                        "(R7.5).").format(name=names[winner], won=won[winner],
+                                          lost=won[1 - winner], result=sheet.result)
+        lines.append(Text(caption, style="bold yellow"))
+    return Group(*lines)
+
+
+def _least_width(table: Table) -> int:
+    """The fewest cells the table takes with nothing cut (its columns' minimums)."""
+    console = Console(width=1000, file=io.StringIO())
+    return Measurement.get(console, console.options, table).minimum
+
+
+def _sheet_table(sheet: ScoreSheet, names: tuple[str, str], narrow: bool) -> Table:
     n = len(sheet.columns)
     # Narrow, one cell between columns (the box's rule, no padding), the labels kept at a
     # few letters ("Mary …", "boxes"): with five games at 80x24 Rich squeezed the labels'
@@ -96,8 +132,12 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 0) if narrow else (0, 1),
                   collapse_padding=True, expand=False, show_edge=False, pad_edge=False)
     words = (*names, " " + _("boxes"), " " + _("bonus"))
+    # at least enough of the names to tell them apart ("Johan…" was both Johannes and
+    # Johanna), and five cells of a word
+    same = next((i for i, (a, b) in enumerate(zip(*names, strict=False)) if a != b),
+                min(len(names[0]), len(names[1])))
     table.add_column("", max_width=14 if narrow else 24,  # wrapable: the first to give way
-                     min_width=min(6, max(cell_len(w) for w in words)))
+                     min_width=min(max(6, same + 2), max(cell_len(w) for w in words)))
     for i, column in enumerate(sheet.columns):
         label = (_("G{number}") if narrow else _("Game {number}")).format(number=i + 1)
         label = label if n > 1 else _("Game")
@@ -126,25 +166,7 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
     for p in (0, 1):
         table.add_row(_label(names[p], NAME_STYLES[p]),
                       *(str(c.total[p]) for c in sheet.columns), str(sheet.totals[p]))
-    lines: list[RenderableType] = [table]
-    for i, column in enumerate(sheet.columns):
-        if column.winner is not None:
-            text = (_("Game {number} won by {name}, a shutout") if column.shutout
-                    else _("Game {number} won by {name}"))
-            lines.append(Text(text.format(number=i + 1, name=names[column.winner]),
-                              style="yellow"))
-    if sheet.finished:
-        winner = sheet.winner
-        if winner is None:
-            caption = _("Match over: drawn, {first} to {second} (R7.5).").format(
-                first=sheet.totals[0], second=sheet.totals[1])
-        else:
-            won = sheet.games_won
-            caption = _("Match over: {name} wins, {won}–{lost} in games, result {result:+d} "
-                        "(R7.5).").format(name=names[winner], won=won[winner],
-                                          lost=won[1 - winner], result=sheet.result)
-        lines.append(Text(caption, style="bold yellow"))
-    return Group(*lines)
+    return table
 
 
 def _label(word: str, style: str) -> Text:
