@@ -49,13 +49,15 @@ def main() -> None:
     parser.add_argument("--review-deals", type=int, default=4)  # few: tests stay fast
     parser.add_argument("--lease-seconds", type=float, default=6.0)
     parser.add_argument("--sweep-seconds", type=float, default=5.0)
+    parser.add_argument("--bus", default=None)  # a redis:// URL (serve --bus)
     args = parser.parse_args()
     origins = serve_origins("127.0.0.1", args.port, [])
     options: dict[str, Any] = {
         "bot_delay": args.bot_delay, "message_rate": args.message_rate,
         "message_burst": args.message_burst, "table_rate": args.table_rate,
         "table_burst": args.table_burst, "pending_sockets": args.pending_sockets,
-        "lease_seconds": args.lease_seconds, "sweep_seconds": args.sweep_seconds}
+        "lease_seconds": args.lease_seconds, "sweep_seconds": args.sweep_seconds,
+        "bus": args.bus}
     try:
         from hollywood_gin.review import ReviewSettings
 

@@ -289,3 +289,37 @@ def test_a_site_on_another_redis_database_has_a_channel_of_its_own() -> None:
     finally:
         bus.close()
         heard.close()
+
+
+def test_a_redis_away_longer_than_a_word_lasts_leaves_both_players_there(
+        own_redis: tuple[str, Callable[[], None], Callable[[], None]]) -> None:
+    """With Redis down for longer than another process's word lasts (three sweeps), each
+    process forgot the other's seat and both players looked gone, sockets open (a QA
+    pass). A process that can hear nobody forgets nobody; back, it asks again."""
+    url, stop, start = own_redis
+    args = ("--bus", url, "--sweep-seconds", "1")
+    servers = [Server(pg_url(), cli=False, args=args) for _ in range(2)]
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            list(pool.map(Server.start, servers))
+        made = servers[0].create(opponent="friend", name="Ann")
+        a = Seat(servers[0], made["table"], made["token"])
+        joined = servers[1].join(made["table"], made["invite"], "Bob")
+        a.wait(lambda f: f["type"] == "state" and f["joined"] == [True, True])
+        b = Seat(servers[1], made["table"], joined["token"])
+        for seat in (a, b):
+            seat.wait(lambda f: f["type"] == "state" and f["connected"] == [True, True])
+        stop()
+        _until(lambda: _ready(servers[0]).status_code == 503, "Redis had not gone")
+        time.sleep(6)  # twice the three sweeps a word lasts
+        for seat in (a, b):
+            state = seat.request({"type": "sync"})
+            assert state["connected"] == [True, True], state
+        start()
+        assert _until(lambda: _ready(servers[0]).status_code == 200, "not ready again")
+        b.close()  # and presence travels again
+        a.wait(lambda f: f["type"] == "state" and f["connected"] == [True, False], 20)
+        a.close()
+    finally:
+        for server in servers:
+            server.stop()

@@ -60,6 +60,9 @@ SWEEP_SECONDS = 5.0
 #: Sweeps that another process's word that it holds sockets at a seat lasts (it says it
 #: again at each of its own): how long a process that died keeps its seats connected.
 PRESENCE_SWEEPS = 3
+#: Seconds a table opened here counts every seat as there, while the other processes
+#: answer who they hold at it (its seats here are then sent what they said).
+PRESENCE_GRACE = 1.5
 
 
 class Following(StoreRunner):
@@ -167,9 +170,16 @@ class Following(StoreRunner):
         self._start_saying()
 
     def _ask_presence(self, table_id: str) -> None:
-        """Ask the other processes to say at once who they hold at the table."""
+        """Ask the other processes to say at once who they hold at the table; until they
+        have had time to answer, a seat counts as there (a table opened here first said
+        "away" of a player on another process, for the moment the answer took)."""
         if not self.shared or self._quiet:
             return
+        table = self._tables.get(table_id)
+        if table is not None:
+            loop = asyncio.get_running_loop()
+            table.unsure_until = loop.time() + PRESENCE_GRACE
+            loop.call_later(PRESENCE_GRACE, self._show_presence, table)  # as it turned out
         self._to_ask.add(table_id)
         self._start_saying()
 
@@ -209,10 +219,13 @@ class Following(StoreRunner):
             self._show_presence(table)
 
     def _presence_sweep(self) -> None:
-        """Forget the other processes' words that have expired, and say ours again."""
+        """Forget the other processes' words that have expired, and say ours again. Not
+        while the bus is away: nobody's word can reach us then (a Redis down for 30 s made
+        both players look gone); it reconnects asking (:meth:`_resync_all`)."""
         now = asyncio.get_running_loop().time()
+        hearing = self.bus is None or self.bus.connected
         for table in list(self._tables.values()):
-            if table.elsewhere:
+            if table.elsewhere and hearing:
                 before = table.connected()
                 table.elsewhere = {key: until for key, until in table.elsewhere.items()
                                    if until > now}
@@ -294,9 +307,12 @@ class Following(StoreRunner):
         """The bus (re)connected: announcements may have been missed; read every live
         table's news from the store, and ask the others who is at them (and say who is
         here: what we said meanwhile may have been lost too)."""
+        until = asyncio.get_running_loop().time() + self.presence_seconds
         for table in self._tables.values():
             table.row_changed = True
             self._schedule_catch_up(table)
+            # what the others said before the bus went away counts until they say it again
+            table.elsewhere = dict.fromkeys(table.elsewhere, until)
             self._ask_presence(table.id)
             if any(table.outboxes):
                 self._say_presence(table)
