@@ -154,3 +154,29 @@ def test_every_hand_end_and_sheet_said_in_the_catalogue(store: Store, qps: None)
         console.print(help_rules(rules), rules_summary(rules))
     assert {"knock", "gin"} <= kinds
     assert i18n.pseudo_leaks(console.export_text(), allow=ALLOW) == []
+
+
+def test_points_won_by_the_person_say_to_you_in_the_object_form(store: Store) -> None:
+    """Afrikaans read "Klop: 64 − 8 = 56 vir jy": the subject's "you" in the place of
+    "to you" (a QA pass). The sentence takes its own word for it."""
+    from rich.console import Console
+
+    from hollywood_gin.tui.handend import hand_end_points
+    from hollywood_gin.tui.session import HUMAN
+
+    for seed in range(60):
+        session = GameSession.new(store, level=1, rules=Rules(), seed=seed)
+        play_out(session)
+        result = session.hand.result
+        if result is not None and result.winner == HUMAN and result.kind == "knock":
+            break
+    else:
+        raise AssertionError("no knock won by the person in 60 seeded hands")
+    i18n.set_language("af")
+    try:
+        console = Console(width=100, record=True, file=__import__("io").StringIO())
+        console.print(hand_end_points(session))
+        text = " ".join(console.export_text().split())
+    finally:
+        i18n.set_language("en")
+    assert f"= {result.points} vir jou (R5.5)." in text and "vir jy" not in text, text

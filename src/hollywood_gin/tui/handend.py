@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from ..cards import Card
-from ..i18n import N_, _, is_you, ngettext
+from ..i18n import N_, _, is_you, ngettext, pgettext
 from ..melds import best_melds
 from .look import (
     GLUE,
@@ -143,7 +143,9 @@ def hand_end_points(session: GameSession) -> Group:
         name = session.names[result.winner]
         parts.append(Text(sums[result.kind].format(
             dd=dd, kd=kd, points=result.points, bonus=bonus,
-            name=_("you") if is_you(name) else name), style="bold"))
+            # Translators: "you" as the one the points go to ("= 56 to you"); Afrikaans
+            # says "vir jou", not the subject's "jy"
+            name=pgettext("points to", "you") if is_you(name) else name), style="bold"))
         sheet = session.sheet
         if sheet.entries:
             for words in entry_words(sheet.entries[-1], sheet, session.names):
