@@ -241,22 +241,6 @@ def test_friends_on_two_processes_see_each_other_at_the_table(cluster: list[Serv
     b.close()
 
 
-def test_a_table_opened_on_a_process_never_shows_the_other_seat_away(
-        cluster: list[Server]) -> None:
-    """Bob's socket is the first at the table on process 1 (joined through process 2):
-    its first state frame said Ann was away, for the moment the other processes took to
-    answer who they hold (a QA pass). No frame he gets says so."""
-    a, b, _ = _friends(cluster, 0, 1, joined_on=2)
-    _sees(b, [True, True])
-    time.sleep(2.5)  # past the grace of a table just opened (1.5 s): still there
-    b.request({"type": "sync"})
-    frames = [f for _raw, f in b.frames if f["type"] == "state"]
-    assert frames and all(f["connected"] == [True, True] for f in frames), [
-        f["connected"] for f in frames]
-    a.close()
-    b.close()
-
-
 def test_a_killed_processs_seat_shows_gone_once_its_word_expires(cluster: list[Server]) -> None:
     """Bob's process is SIGKILLed (it says nothing more): Ann's page, on another process,
     shows Bob gone once what his process last said has expired (three sweeps)."""

@@ -55,6 +55,12 @@ def _until(check: Callable[[], Any], what: str, timeout: float = 30) -> Any:
     pytest.fail(f"{what}: not within {timeout:g} s")
 
 
+def _sees(seat: Seat, connected: list[bool], timeout: float = 15) -> None:
+    """Until the seat's state shows ``connected`` (the one it has, or one to come)."""
+    if seat.state is None or seat.state["connected"] != connected:
+        seat.wait(lambda f: f["type"] == "state" and f["connected"] == connected, timeout)
+
+
 def test_a_move_at_one_process_reaches_a_seat_at_the_other_through_redis() -> None:
     import psycopg
     import redis
@@ -77,7 +83,7 @@ def test_a_move_at_one_process_reaches_a_seat_at_the_other_through_redis() -> No
         a.wait(lambda f: f["type"] == "state" and f["names"] == ["Ann", "Bob"])
         b = Seat(servers[1], made["table"], joined["token"])
         # Who is at the table is said through Redis too: Ann's page sees Bob there.
-        a.wait(lambda f: f["type"] == "state" and f["connected"] == [True, True])
+        _sees(a, [True, True])
         for _ in range(4):  # each move is made at one process and seen at the other
             assert step_friend(a, b) == "action"
         assert a.state is not None and b.state is not None
@@ -308,7 +314,7 @@ def test_a_redis_away_longer_than_a_word_lasts_leaves_both_players_there(
         a.wait(lambda f: f["type"] == "state" and f["joined"] == [True, True])
         b = Seat(servers[1], made["table"], joined["token"])
         for seat in (a, b):
-            seat.wait(lambda f: f["type"] == "state" and f["connected"] == [True, True])
+            _sees(seat, [True, True])
         stop()
         _until(lambda: _ready(servers[0]).status_code == 503, "Redis had not gone")
         time.sleep(6)  # twice the three sweeps a word lasts

@@ -60,9 +60,6 @@ SWEEP_SECONDS = 5.0
 #: Sweeps that another process's word that it holds sockets at a seat lasts (it says it
 #: again at each of its own): how long a process that died keeps its seats connected.
 PRESENCE_SWEEPS = 3
-#: Seconds a table opened here counts every seat as there, while the other processes
-#: answer who they hold at it (its seats here are then sent what they said).
-PRESENCE_GRACE = 1.5
 
 
 class Following(StoreRunner):
@@ -170,16 +167,9 @@ class Following(StoreRunner):
         self._start_saying()
 
     def _ask_presence(self, table_id: str) -> None:
-        """Ask the other processes to say at once who they hold at the table; until they
-        have had time to answer, a seat counts as there (a table opened here first said
-        "away" of a player on another process, for the moment the answer took)."""
+        """Ask the other processes to say at once who they hold at the table."""
         if not self.shared or self._quiet:
             return
-        table = self._tables.get(table_id)
-        if table is not None:
-            loop = asyncio.get_running_loop()
-            table.unsure_until = loop.time() + PRESENCE_GRACE
-            loop.call_later(PRESENCE_GRACE, self._show_presence, table)  # as it turned out
         self._to_ask.add(table_id)
         self._start_saying()
 

@@ -112,7 +112,6 @@ class Table:
     # and whether a frame showing a change of it is on its way.
     elsewhere: dict[tuple[str, int], float] = field(default_factory=dict)
     showing: bool = False
-    unsure_until: float = 0.0  # the event loop's clock: until then every seat counts as there
 
     @property
     def id(self) -> str:
@@ -148,8 +147,6 @@ class Table:
         """Whether someone is at each seat: a socket of this process, one of another
         process that said so lately (:attr:`elsewhere`), or the computer."""
         there = {seat for _sender, seat in self.elsewhere}
-        if self.unsure_until and asyncio.get_running_loop().time() < self.unsure_until:
-            there = {0, 1}  # just opened here: the others have not answered yet
         return (bool(self.outboxes[0]) or 0 in there or self.computer_seat == 0,
                 bool(self.outboxes[1]) or 1 in there or self.computer_seat == 1)
 
