@@ -9,7 +9,6 @@ import random
 from typing import Any
 
 from hg_benchmarks import load_benchmark
-
 from hollywood_gin.bots import make_bot
 from hollywood_gin.cards import indexes_of_mask
 from hollywood_gin.hand import Hand, HandView, Phase
