@@ -269,24 +269,26 @@ class Seat:
             if pred(frame):
                 return frame
 
-    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+    def request(self, message: dict[str, Any], timeout: float = 15) -> dict[str, Any]:
         """Send with a fresh rid and return the ack or error answering it."""
         self.rid += 1
         self.send({**message, "rid": self.rid})
         rid = self.rid
         return self.wait(lambda f: (f["type"] in ("ack", "error", "seat") and f.get("rid") == rid)
                          or (message["type"] == "sync" and f["type"] == "state"
-                             and f.get("rid") == rid))
+                             and f.get("rid") == rid), timeout)
 
-    def act(self, action: str) -> dict[str, Any]:
+    def act(self, action: str, timeout: float = 15) -> dict[str, Any]:
         assert self.state is not None
-        return self.request({"type": "act", "action": action, "seq": self.state["seq"]})
+        return self.request({"type": "act", "action": action, "seq": self.state["seq"]},
+                            timeout)
 
     def close(self) -> None:
         self.ws.close()
 
 
-def wait_seq(seats: list[Seat], seq: int, hand_number: int | None = None) -> None:
+def wait_seq(seats: list[Seat], seq: int, hand_number: int | None = None,
+             timeout: float = 15) -> None:
     """Read until every seat has seen the state at ``seq`` (and ``hand_number``)."""
     def there(f: dict[str, Any] | None) -> bool:
         return f is not None and f["type"] == "state" and f["seq"] >= seq and (
@@ -294,7 +296,7 @@ def wait_seq(seats: list[Seat], seq: int, hand_number: int | None = None) -> Non
 
     for seat in seats:
         if not there(seat.state):
-            seat.wait(there)
+            seat.wait(there, timeout)
 
 
 def step_friend(a: Seat, b: Seat) -> str:
@@ -336,7 +338,7 @@ def play_match(a: Seat, b: Seat, limit: int = 5000) -> None:
 
 
 def play_computer(me: Seat, *, until: Callable[[dict[str, Any]], bool] | None = None,
-                  limit: int = 5000) -> None:
+                  limit: int = 5000, timeout: float = 15) -> None:
     """Play seat 0 of a computer table with :func:`choose` until ``until`` (default: the
     match's end); the server plays the computer."""
     done = until or (lambda s: bool(s["finished"]))
@@ -347,15 +349,15 @@ def play_computer(me: Seat, *, until: Callable[[dict[str, Any]], bool] | None = 
             return
         if state["hand"]["phase"] == "over":
             me.send({"type": "next"})
-            wait_seq([me], state["seq"], state["hand_number"] + 1)
+            wait_seq([me], state["seq"], state["hand_number"] + 1, timeout)
         elif state["hand"]["to_act"] == 0:
             action = choose(state)
             assert action is not None
-            ack = me.act(action)
+            ack = me.act(action, timeout)
             assert ack["type"] == "ack", ack
-            wait_seq([me], ack["seq"])
+            wait_seq([me], ack["seq"], timeout=timeout)
         else:
-            me.wait(lambda f: f["type"] == "state")
+            me.wait(lambda f: f["type"] == "state", timeout)
     raise AssertionError("the computer match did not get there")
 
 
