@@ -11,8 +11,8 @@ Two more are about who is at a table, which no database holds, and go straight o
 bus: ``p MATCH SEAT COUNT`` (the sender now holds COUNT WebSockets open at that seat; 0:
 none), sent when a socket attaches or detaches there and again at every sweep while it
 holds any, so that a process that died stops counting once it has gone quiet; and
-``q MATCH`` (the sender has just loaded the table, or heard nothing for a while: every
-process with sockets there says its ``p`` lines at once).
+``q MATCH`` (the sender has just loaded the table, or its bus has just come back:
+every process with sockets there says its ``p`` lines at once).
 
 Only the standard library: the store and the web layer share it.
 """

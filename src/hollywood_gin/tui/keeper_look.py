@@ -7,12 +7,9 @@ and describes the rules of the sheet, preset or custom (§9).
 
 from __future__ import annotations
 
-import io
-
 from rich import box
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
-from rich.measure import Measurement
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -20,6 +17,7 @@ from ..i18n import N_, _, ngettext
 from ..rules import OPTIONS, Rules
 from ..sheet import ScoreSheet, SheetEntry
 from .keeping import example_lines, max_knock_limit, vocabulary
+from .look import measured
 from .rulewords import preset_label
 
 __all__ = ["entry_lines", "game_numbers", "games_words", "help_text", "option_value_words",
@@ -95,7 +93,7 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
     cells it has; a wide form that does not fit them gives way to the narrow one (long
     headings and five games: Rich cut the wide one's totals, a QA pass)."""
     table = _sheet_table(sheet, names, narrow)
-    if not narrow and room is not None and _least_width(table) > room:
+    if not narrow and room is not None and measured(table).minimum > room:
         table = _sheet_table(sheet, names, True)
     lines: list[RenderableType] = [table]
     for i, column in enumerate(sheet.columns):
@@ -116,12 +114,6 @@ def sheet_view(sheet: ScoreSheet, names: tuple[str, str], *, narrow: bool = Fals
                                           lost=won[1 - winner], result=sheet.result)
         lines.append(Text(caption, style="bold yellow"))
     return Group(*lines)
-
-
-def _least_width(table: Table) -> int:
-    """The fewest cells the table takes with nothing cut (its columns' minimums)."""
-    console = Console(width=1000, file=io.StringIO())
-    return Measurement.get(console, console.options, table).minimum
 
 
 def _sheet_table(sheet: ScoreSheet, names: tuple[str, str], narrow: bool) -> Table:

@@ -424,22 +424,26 @@ def sheet_table(sheet: ScoreSheet, names: tuple[str, str], *, title: str | None 
     return Group(table, *lines)
 
 
-def _table_width(table: Table) -> int:
+def measured(renderable: RenderableType) -> Measurement:
+    """The cells a renderable takes at least and at most, measured off screen (as wide as
+    it likes: nothing here is squeezed by a terminal)."""
     console = Console(width=1000, file=io.StringIO())
-    return Measurement.get(console, console.options, table).maximum
+    return Measurement.get(console, console.options, renderable)
+
+
+def _table_width(table: Table) -> int:
+    return measured(table).maximum
 
 
 def natural_width(renderable: RenderableType, room: int) -> int:
     """The width a renderable needs in ``room`` columns with nothing in it squeezed: tables
     whole, even wider than the room (a wide sheet then scrolls sideways instead of cutting
     its numbers), lines of text whole if they fit the room, else wrapped."""
-    console = Console(width=1000, file=io.StringIO())
     parts = renderable.renderables if isinstance(renderable, Group) else [renderable]
     width = 1
     for part in parts:
-        measured = Measurement.get(console, console.options, part)
-        if isinstance(part, Text):
-            width = max(width, measured.minimum, min(measured.maximum, room))
-        else:
-            width = max(width, measured.maximum)
+        least, most = measured(part)
+        # a line of text wraps to the room; anything else keeps its whole width
+        width = max(width, least, min(most, room)) if isinstance(part, Text) else max(
+            width, most)
     return width
