@@ -15,6 +15,10 @@ import { ReviewPanel } from "./review.js";
 import { renderSheet } from "./sheet.js";
 
 const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+// A friend is shown away only once he has been away this long as this page saw it: a table
+// just opened on one server process hears a few milliseconds later that another process
+// holds his socket, and the status line (a live region) should not say he left meanwhile.
+const AWAY_AFTER_MS = 1500;
 
 export class TableView {
   constructor(root, tableId, token, navigate) {
@@ -30,6 +34,8 @@ export class TableView {
     this.review = null; // the game review, open over a finished hand or match
     this.online = false;
     this.fatal = null;
+    this.awayShown = false; // the friend has been away for AWAY_AFTER_MS as this page saw it
+    this.awayTimer = null; // ... running while he is away and not yet shown so
     this.drag = null;
     this.suppressClick = false;
     this.listeners = new AbortController();
@@ -49,6 +55,7 @@ export class TableView {
   }
 
   close() {
+    clearTimeout(this.awayTimer);
     this.listeners.abort();
     this.conn.close();
     if (this.review) this.review.stopped = true;
@@ -176,6 +183,7 @@ export class TableView {
     else this.lastHand = state.hand.cards;
     this.state = state;
     this.pending = false;
+    this.watchAway();
     if (this.selected && !state.hand.cards.includes(this.selected)) this.selected = null;
     if (state.finished) markFinished(this.tableId);
     if (!savedTables().some((s) => s.table === this.tableId) && tokenOf(this.tableId)) {
@@ -399,6 +407,23 @@ export class TableView {
     restoreFocus(this, place, shownBefore);
   }
 
+  /** Start or stop the clock on the friend's absence, and draw again when it runs out. */
+  watchAway() {
+    const s = this.state;
+    const other = 1 - s.seat;
+    if (s.opponent !== "friend" || !s.joined[other] || s.connected[other]) {
+      this.awayShown = false;
+      clearTimeout(this.awayTimer);
+      this.awayTimer = null;
+    } else if (!this.awayShown && this.awayTimer === null) {
+      this.awayTimer = setTimeout(() => {
+        this.awayTimer = null;
+        this.awayShown = true;
+        if (!this.fatal) this.render();
+      }, AWAY_AFTER_MS);
+    }
+  }
+
   myTurn() {
     const h = this.state.hand;
     return h.phase !== "over" && h.to_act === this.state.seat && h.legal.length > 0
@@ -421,7 +446,7 @@ export class TableView {
       plate.append(el("span", "level-tag", t("seat.level", { level: s.level })));
     }
     if (h.phase !== "over" && h.to_act === seat) plate.classList.add("to-act");
-    if (seat !== s.seat && s.opponent === "friend" && s.joined[seat] && !s.connected[seat]) {
+    if (seat !== s.seat && this.awayShown) {
       plate.append(el("span", "away", t("seat.away")));
     }
     return plate;
@@ -530,7 +555,7 @@ export class TableView {
     if (!s.joined[1 - s.seat]) return t("status.waiting_join");
     if (h.phase === "over") return s.finished ? t("status.match_over") : t("status.hand_over");
     if (h.to_act !== s.seat) {
-      if (s.opponent === "friend" && !s.connected[1 - s.seat]) return t("status.away", { name: opp });
+      if (this.awayShown) return t("status.away", { name: opp });
       return t(s.opponent === "computer" ? "status.thinking" : "status.their_turn", { name: opp });
     }
     const top = h.pile[h.pile.length - 1];
