@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import TYPE_CHECKING, Any
 
 from .cli import database_url
@@ -117,6 +118,11 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+#: ``db check`` says how far it has got every this many matches, on stderr (3,250 matches
+#: took 11 s without a word).
+CHECK_PROGRESS_EVERY = 500
+
+
 def _cmd_check(args: argparse.Namespace) -> int:
     from .errors import HollywoodGinError
     from .store import Store
@@ -133,7 +139,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
         matches = store.matches(damaged=broken)  # a damaged row is reported, not fatal
         total = len(matches) + len(broken)
         actions = 0
-        for stored in matches:
+        for done, stored in enumerate(matches):
+            if done and done % CHECK_PROGRESS_EVERY == 0:  # a big database takes a while
+                print(f"hollywood-gin: {done} of {total} saved matches checked",
+                      file=sys.stderr, flush=True)
             try:
                 if stored.kind == "keeper":  # a score keeper's sheet: hands, not actions
                     from .tui.kept_sheet import KeptSheet

@@ -203,3 +203,22 @@ def test_a_file_that_is_not_a_database_is_said_in_the_drivers_words(
         assert main(["db", command, "--db", f"sqlite:///{text}"]) == 2
         err = capsys.readouterr().err
         assert err.strip().endswith("file is not a database") and "SQL" not in err
+
+
+def test_db_check_says_how_far_it_has_got_on_a_big_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3,250 matches took 11 s without a word: a line on stderr every so many matches."""
+    from hollywood_gin import dbcommands
+
+    monkeypatch.setattr(dbcommands, "CHECK_PROGRESS_EVERY", 2)
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    store = Store(url)
+    for seed in range(5):
+        store.new_match(rules=Rules(), seed=seed, players=("a", "b"))
+    store.close()
+    assert main(["db", "check", "--db", url]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == ["hollywood-gin: 2 of 5 saved matches checked",
+                                         "hollywood-gin: 4 of 5 saved matches checked"]
+    assert "5 of 5 saved matches replay" in captured.out
