@@ -20,7 +20,8 @@ def _table() -> set[str]:
 
 def test_every_key_the_review_pages_use_is_in_the_table() -> None:
     keys = _table()
-    for name in ("review.js", "accuracy.js", "panels.js", "table.js", "lobby.js", "log.js"):
+    for name in ("review.js", "accuracy.js", "panels.js", "table.js", "felt.js", "lobby.js",
+                 "log.js"):
         source = (JS / name).read_text(encoding="utf-8")
         used = set(re.findall(r'\bt\(\s*"([\w.\-]+)"', source))
         assert used, name
