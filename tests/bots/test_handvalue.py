@@ -129,8 +129,9 @@ def test_the_expert_discards_by_the_evaluator_when_asked_and_greedy_is_unchanged
         if best == greedy:
             continue
         found += 1
-        on = ExpertBot(n, settings=ExpertSettings(discard_eval=1)).choose(view)
-        off = ExpertBot(n, settings=ExpertSettings(discard_eval=0)).choose(view)
+        # greedy's danger (the hand-set odds), not the hand network's (hn_danger)
+        on = ExpertBot(n, settings=ExpertSettings(discard_eval=1, hn_danger=0)).choose(view)
+        off = ExpertBot(n, settings=ExpertSettings(discard_eval=0, hn_danger=0)).choose(view)
         v1 = make_bot("expert-v1", seed=n).choose(view)
         assert isinstance(on, Discard) and on.card.index == best
         assert isinstance(off, Discard) and off.card.index == greedy
@@ -153,10 +154,11 @@ def test_with_no_draw_left_only_the_deadwood_now_and_the_danger_count() -> None:
 
 
 def test_the_expert_without_its_searches_plays_as_greedy_does() -> None:
-    """``search_draws=0,search_knocks=0`` leaves the expert greedy but for its discards:
-    the fast screen of the evaluator (docs/bots.md) rests on this."""
+    """``search_draws=0,search_knocks=0`` leaves the expert greedy but for its discards
+    (and, with ``hn_danger``, their danger): the fast screen of the evaluator
+    (docs/bots.md) rests on this."""
     rules = Rules.preset("eaai")
-    spec = "expert:search_draws=0,search_knocks=0"
+    spec = "expert:search_draws=0,search_knocks=0,hn_danger=0"
     for k in range(20):
         hand = Hand.deal(rules=rules, dealer=k % 2, seed=6_300 + k)
         bots = [make_bot(spec, seed=k), make_bot("basic", seed=k + 1)]

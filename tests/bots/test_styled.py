@@ -18,7 +18,7 @@ from hollywood_gin.rules import Rules
 
 _BASE = "expert:samples=8,min_samples=0,time_cap_ms=0"
 _EAGER = "eager_below=0.1,e_potential=0.6,e_danger=12,e_veto_slope=1.3,e_late_veto=6"
-_CAUTIOUS = "cautious_above=0.9,c_potential=0.05,c_chase=1"
+_CAUTIOUS = "cautious_above=0.9,c_potential=0.05,c_chase=0"
 
 
 def _views(count: int) -> list[HandView]:
@@ -46,9 +46,9 @@ def _expert(spec: str, seed: int = 1) -> ExpertBot:
 
 
 def test_styled_settings_apply_only_on_their_side_of_the_thresholds() -> None:
-    st = ExpertSettings(eager_below=0.1, e_potential=0.6, e_chase=1,
+    st = ExpertSettings(eager_below=0.1, e_potential=0.6, e_chase=0,
                         cautious_above=0.8, c_danger=9.0)
-    assert styled(st, 0.05).potential == 0.6 and styled(st, 0.05).chase == 1
+    assert styled(st, 0.05).potential == 0.6 and styled(st, 0.05).chase == 0
     assert styled(st, 0.05).danger == st.danger  # -1: the plain setting
     assert styled(st, 0.3) == st  # between the thresholds: the plain settings
     assert styled(st, 0.9).danger == 9.0 and styled(st, 0.9).potential == st.potential
@@ -98,7 +98,7 @@ def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker(
         bot.observe(hand.view(1))
     assert bot.cautious_share() > 0.9
     bot.choose(_views(1)[0])
-    assert (bot.settings.potential, bot.settings.chase) == (0.05, 1)
+    assert (bot.settings.potential, bot.settings.chase) == (0.05, 0)
     assert bot.settings.danger == bot.plain.danger
     # Without the learning, the weight stays at the prior: the plain settings.
     fixed = _expert(f"{_BASE},{_EAGER},{_CAUTIOUS},learn=0")

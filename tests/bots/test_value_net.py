@@ -17,8 +17,9 @@ from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.greedy import GreedySettings, plan_discard
 from hollywood_gin.hand import Hand
 
-#: The expert as greedy but for its discards (no search): the cheap way to reach them.
-FAST = "expert:search_draws=0,search_knocks=0"
+#: The expert as greedy but for its discards (no search, greedy's danger): the cheap way
+#: to reach them.
+FAST = "expert:search_draws=0,search_knocks=0,hn_danger=0"
 
 
 @pytest.fixture(scope="module")

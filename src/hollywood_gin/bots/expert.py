@@ -126,7 +126,7 @@ class ExpertBot(Bot):
             return action
         sense = read_view(view)
         probs = sense.opp_probs()
-        if self.settings.hn_danger:
+        if self.settings.hn_danger and self.settings.hand_net:
             chances = self._net_prediction(view, sense)[0]
             probs = [1.0 if sense.opp_known >> i & 1 else p for i, p in enumerate(chances)]
         if view.phase is Phase.DISCARD:

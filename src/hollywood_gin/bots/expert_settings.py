@@ -108,8 +108,8 @@ class ExpertSettings:
     # weights alone (before the session of 2026-12-03, and expert-v1; docs/bots.md)
     hn_dead: float = 0.0  # with hand_net, energy per point of his sampled deadwood away
     # from the model's guess of it (0: none)
-    hn_danger: int = 0  # 1: the discard heuristic's danger reads the learned model's
-    # chances too, not the hand-set weights
+    hn_danger: int = 1  # 1: with hand_net, the discard heuristic's danger reads the learned
+    # model's chances too, not the hand-set weights
     story_pool: int = 0  # k: resample the deals by it from k times as many drawn without
     # it (importance resampling) instead of a Metropolis energy (0)
     wary: float = -1.0  # in playouts I keep a card his sampled hand melds for at most this
@@ -120,9 +120,9 @@ class ExpertSettings:
     pressure_square: float = 0.0  # ... and with their square
     mix_pressure_slope: float = 0.035  # the same for a cautious knocker, who holds on to
     mix_pressure_square: float = 0.0  # a lower count than an eager one ever shows
-    mix_steps: int = 16  # Metropolis steps for his hands
+    mix_steps: int = 32  # Metropolis steps for his hands
     floor_penalty: float = 1.5  # how hard the no-knock evidence holds (per point under it)
-    mcmc_steps: int = 16
+    mcmc_steps: int = 32
     early: int = 4  # my playout knock schedule: opponent draws before it tightens,
     slope: float = 0.8  # points per draw after that,
     floor: int = 2  # and the lowest it goes
@@ -139,7 +139,8 @@ class ExpertSettings:
     learn: int = 1  # 1: learn how this opponent knocks from the hands the match reveals,
     # with ``opp_mix`` as the prior weight of the cautious style (0: the fixed hedge)
     slip: float = 0.1  # the chance a knock style gives a decision it would not make
-    chase: int = 0  # 1: when a knock is possible, also price playing on for gin only
+    chase: int = 1  # 1: when a knock is possible, also price playing on for gin only (on
+    # since 2026-12-05 with hn_danger and 32 Metropolis steps: docs/bots.md)
     danger_deals: int = 0  # judge a discard's danger on this many sampled hands (0: odds)
     bait: float = 0.0  # weight of how much a discard lowers his fear of the cards my hand
     # then waits for, as a player who reads my throws would judge it (bait.py)
@@ -210,4 +211,5 @@ def styled(st: ExpertSettings, cautious: float) -> ExpertSettings:
 
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
-V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0, hand_net=0, knock_net=0)
+V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0, hand_net=0, knock_net=0,
+                             chase=0, hn_danger=0, mcmc_steps=16, mix_steps=16)
