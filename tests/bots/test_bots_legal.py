@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from hollywood_gin.actions import Pass
 from hollywood_gin.bots import BOT_NAMES, Bot, BotError, Hint, Reason, hint, make_bot
 from hollywood_gin.bots.levels import LEVELS
 from hollywood_gin.hand import Hand
@@ -153,3 +154,41 @@ def test_every_setting_has_limits_that_hold_its_default() -> None:
         assert {f.name for f in fields(settings)} == set(limits)
         for name, (low, high) in limits.items():
             assert low <= getattr(settings, name) <= high, name
+
+
+def test_hints_asked_on_two_threads_at_once_take_turns_with_the_one_expert(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """bots.hint shares one expert in a process: a second thread asking while the first
+    is thought out (the terminal game's ``h`` after a move) must wait, not reset the bot
+    in the middle of the other's search."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hollywood_gin import bots
+
+    inside: list[int] = []
+    overlaps: list[int] = []
+
+    class SlowExpert:
+        """Stands in for the shared expert: its answer is the seed it was last reset to."""
+
+        seed: int | None = None
+
+        def reset(self, seed: int | None = None) -> None:
+            self.seed = seed
+
+        def explain(self, view: object, sheet: object = None) -> Hint:
+            inside.append(1)
+            if len(inside) > 1:
+                overlaps.append(len(inside))
+            seed = self.seed
+            time.sleep(0.05)  # a search: another thread would reset the bot here
+            inside.pop()
+            assert self.seed == seed
+            return Hint(Pass(), Reason.of("x"))
+
+    monkeypatch.setitem(bots._HINT_BOT, "expert", SlowExpert())
+    views = [Hand.deal(rules=Rules(), seed=seed).view(1) for seed in range(6)]
+    with ThreadPoolExecutor(6) as pool:
+        list(pool.map(bots.hint, views))
+    assert overlaps == []

@@ -264,6 +264,54 @@ def test_a_hint_thinks_off_the_screen_thread_and_a_stale_one_is_dropped(store: S
     asyncio.run(run())
 
 
+def test_a_hint_still_thought_out_for_a_past_position_does_not_block_the_next(
+        store: Store) -> None:
+    """``h`` on a new turn while the expert still thinks about a turn the person has
+    played: the stale hint is given up and the new one is thought out and shown (it used
+    to be ignored until the stale one ended)."""
+
+    async def run() -> None:
+        gate = threading.Event()
+        asked: list[int] = []
+
+        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
+            asked.append(len(view.history))
+            gate.wait(10)
+            return default_hint(view, sheet)
+
+        app = GinApp(store=store, level=1, rules=Rules(), seed=8, first_dealer=1, new=True,
+                     ask=False, delay=0, hinter=slow_hint)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None and session.human_to_act
+            await pilot.press("h")
+            for _ in range(50):
+                await pilot.pause()
+                if asked:
+                    break
+            assert len(asked) == 1 and app.game.hinting
+            await human_turn(pilot, app)
+            for _ in range(200):
+                await pilot.pause()
+                if session.human_to_act and not app.game.thinking:
+                    break
+            assert session.human_to_act and app.game.hinting  # the first still thinks
+            await pilot.press("h")
+            for _ in range(50):
+                await pilot.pause()
+                if len(asked) == 2:
+                    break
+            assert len(asked) == 2 and asked[1] > asked[0]
+            gate.set()
+            await settle(pilot, app)
+            assert not app.game.hinting
+            assert str(app.game.query_one("#message").render()).startswith("Hint: ")
+            assert store.load(session.id).meta["hints"] == 1
+
+    asyncio.run(run())
+
+
 def test_help_and_four_colours(store: Store) -> None:
     async def run() -> None:
         app = make_app(store)

@@ -8,6 +8,7 @@ settings for tuning and benchmarks: ``"expert:samples=48,time_cap_ms=0"``.
 from __future__ import annotations
 
 import math
+import threading
 
 from ..errors import shortened
 from ..hand import HandView
@@ -93,6 +94,10 @@ def make_bot(spec: str, *, seed: int | None = None) -> Bot:
 
 
 _HINT_BOT: dict[str, Bot] = {}
+#: One expert gives every hint in a process; a hint asked on another thread while one is
+#: thought out (the terminal game's ``h`` after a move) waits for it instead of resetting
+#: the bot in the middle of its search.
+_HINT_LOCK = threading.Lock()
 
 
 def hint(view: HandView, sheet: ScoreSheet | None = None) -> Hint:
@@ -100,11 +105,12 @@ def hint(view: HandView, sheet: ScoreSheet | None = None) -> Hint:
 
     Always the same advice for the same view (the expert is seeded from the view).
     """
-    bot = _HINT_BOT.get("expert")
-    if bot is None:
-        bot = _HINT_BOT["expert"] = make_bot("expert")
-    bot.reset(_view_seed(view))
-    return bot.explain(view, sheet)
+    with _HINT_LOCK:
+        bot = _HINT_BOT.get("expert")
+        if bot is None:
+            bot = _HINT_BOT["expert"] = make_bot("expert")
+        bot.reset(_view_seed(view))
+        return bot.explain(view, sheet)
 
 
 def _view_seed(view: HandView) -> int:

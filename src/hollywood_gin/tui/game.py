@@ -380,13 +380,17 @@ class GameScreen(TableScreen):
         if self.thinking or not session.human_to_act:
             self.refuse(_("A hint is given on your turn."))
             return
-        if self.hinting:
-            return
+        asked = (session, session.pm.action_count)
+        if self.hinting and self._hint_for == asked:
+            return  # this very position is being thought out
+        # A hint still being thought out for a position the game has moved past is given
+        # up (its worker is cancelled, its answer dropped), so it never blocks this one.
         self.hinting = True
+        self._hint_for = asked
         self.say(_("Thinking about a hint…"))
-        self.app.run_worker(self._hint(session), group="hint", exclusive=True)
+        self.app.run_worker(self._hint(session, asked), group="hint", exclusive=True)
 
-    async def _hint(self, session: GameSession) -> None:
+    async def _hint(self, session: GameSession, asked: tuple[GameSession, int]) -> None:
         """The expert thinks on a thread (up to half a second in a close call) so the
         table stays live; a hint that the game has moved past is dropped."""
         try:
@@ -399,7 +403,9 @@ class GameScreen(TableScreen):
             self.refuse(_("No hint: the computer players are not installed."))
             return
         finally:
-            self.hinting = False
+            if self._hint_for == asked:  # not a newer hint's flag
+                self.hinting = False
+                self._hint_for = None
         try:
             if session is not self.session or not session.give_hint(position):
                 return

@@ -126,6 +126,7 @@ class TableScreen(Worded, Screen[None]):
         self.selected: Card | None = None
         self.hinted: Card | None = None
         self.hinting = False  # a hint is being thought out
+        self._hint_for: tuple[GameSession, int] | None = None  # the position it is for
         self.new_card: Card | None = None
         self.thinking = False
         self._ended_hand = 0  # the hand whose end was shown
