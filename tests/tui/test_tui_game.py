@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
+from textual.pilot import Pilot
 from tui_helpers import SIZE, human_turn, play_out, play_to_hand_end, screen_text, settle
 
 from hollywood_gin.actions import Action, Discard, Knock, TakeDiscard
@@ -224,37 +226,52 @@ def test_hint_and_undo_mark_the_match_assisted(store: Store) -> None:
     asyncio.run(run())
 
 
+class SlowHints:
+    """A hinter that waits at a gate (the expert thinking), and the views it was asked
+    about, by how many actions each had seen."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.asked: list[int] = []
+
+    def __call__(self, view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
+        self.asked.append(len(view.history))
+        self.gate.wait(10)
+        return default_hint(view, sheet)
+
+    def app(self, store: Store) -> GinApp:
+        return GinApp(store=store, level=1, rules=Rules(), seed=8, first_dealer=1, new=True,
+                      ask=False, delay=0, hinter=self)
+
+    async def ask(self, pilot: Pilot[Any], times: int) -> None:
+        """Press ``h`` and wait until the hinter has been asked ``times`` times in all."""
+        await pilot.press("h")
+        for _ in range(50):
+            await pilot.pause()
+            if len(self.asked) >= times:
+                break
+        assert len(self.asked) == times
+
+
 def test_a_hint_thinks_off_the_screen_thread_and_a_stale_one_is_dropped(store: Store) -> None:
     """While the expert thinks the table stays live; if the person moves first, the hint
     is for a position that is gone: it is not shown and the match is not assisted."""
 
     async def run() -> None:
-        gate = threading.Event()
-        asked: list[int] = []
-
-        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
-            asked.append(len(view.history))
-            gate.wait(10)
-            return default_hint(view, sheet)
-
-        app = GinApp(store=store, level=1, rules=Rules(), seed=8, first_dealer=1, new=True,
-                     ask=False, delay=0, hinter=slow_hint)
+        hints = SlowHints()
+        app = hints.app(store)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             session = app.session
             assert session is not None and session.human_to_act
             count = session.pm.action_count
-            await pilot.press("h")
-            for _ in range(50):
-                await pilot.pause()
-                if asked:
-                    break
-            assert asked and app.game.hinting
+            await hints.ask(pilot, 1)
+            assert app.game.hinting
             assert "Thinking about a hint" in str(app.game.query_one("#message").render())
             await human_turn(pilot, app)  # the keys still play while the expert thinks
             await pilot.pause()
             assert session.pm.action_count > count
-            gate.set()
+            hints.gate.set()
             await settle(pilot, app)
             assert not app.game.hinting
             assert not str(app.game.query_one("#message").render()).startswith("Hint: ")
@@ -271,39 +288,23 @@ def test_a_hint_still_thought_out_for_a_past_position_does_not_block_the_next(
     to be ignored until the stale one ended)."""
 
     async def run() -> None:
-        gate = threading.Event()
-        asked: list[int] = []
-
-        def slow_hint(view: HandView, sheet: ScoreSheet) -> tuple[Action, Reason]:
-            asked.append(len(view.history))
-            gate.wait(10)
-            return default_hint(view, sheet)
-
-        app = GinApp(store=store, level=1, rules=Rules(), seed=8, first_dealer=1, new=True,
-                     ask=False, delay=0, hinter=slow_hint)
+        hints = SlowHints()
+        app = hints.app(store)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             session = app.session
             assert session is not None and session.human_to_act
-            await pilot.press("h")
-            for _ in range(50):
-                await pilot.pause()
-                if asked:
-                    break
-            assert len(asked) == 1 and app.game.hinting
+            await hints.ask(pilot, 1)
+            assert app.game.hinting
             await human_turn(pilot, app)
             for _ in range(200):
                 await pilot.pause()
                 if session.human_to_act and not app.game.thinking:
                     break
             assert session.human_to_act and app.game.hinting  # the first still thinks
-            await pilot.press("h")
-            for _ in range(50):
-                await pilot.pause()
-                if len(asked) == 2:
-                    break
-            assert len(asked) == 2 and asked[1] > asked[0]
-            gate.set()
+            await hints.ask(pilot, 2)
+            assert hints.asked[1] > hints.asked[0]
+            hints.gate.set()
             await settle(pilot, app)
             assert not app.game.hinting
             assert str(app.game.query_one("#message").render()).startswith("Hint: ")
