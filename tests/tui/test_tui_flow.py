@@ -43,7 +43,7 @@ def test_the_wait_refusal_goes_once_the_computer_has_moved(store: Store) -> None
 
     async def run() -> None:
         app = GinApp(store=store, level=1, rules=Rules(), seed=3, first_dealer=0, new=True,
-                     ask=False, delay=1.0)  # time to press a key in its turn, under load
+                     ask=False, delay=3.0)  # time to press a key in its turn, under load
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(100):
                 await pilot.pause()
