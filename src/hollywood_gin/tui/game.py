@@ -381,11 +381,10 @@ class GameScreen(TableScreen):
             self.refuse(_("A hint is given on your turn."))
             return
         asked = (session, session.pm.action_count)
-        if self.hinting and self._hint_for == asked:
+        if self._hint_for == asked:
             return  # this very position is being thought out
         # A hint still being thought out for a position the game has moved past is given
         # up (its worker is cancelled, its answer dropped), so it never blocks this one.
-        self.hinting = True
         self._hint_for = asked
         self.say(_("Thinking about a hint…"))
         self.app.run_worker(self._hint(session, asked), group="hint", exclusive=True)
@@ -403,8 +402,7 @@ class GameScreen(TableScreen):
             self.refuse(_("No hint: the computer players are not installed."))
             return
         finally:
-            if self._hint_for == asked:  # not a newer hint's flag
-                self.hinting = False
+            if self._hint_for == asked:  # not a newer hint's
                 self._hint_for = None
         try:
             if session is not self.session or not session.give_hint(position):

@@ -125,13 +125,17 @@ class TableScreen(Worded, Screen[None]):
         self.order: list[Card] = []  # the person's cards in the order shown
         self.selected: Card | None = None
         self.hinted: Card | None = None
-        self.hinting = False  # a hint is being thought out
-        self._hint_for: tuple[GameSession, int] | None = None  # the position it is for
+        self._hint_for: tuple[GameSession, int] | None = None  # a hint being thought out
         self.new_card: Card | None = None
         self.thinking = False
         self._ended_hand = 0  # the hand whose end was shown
         self._shown: dict[str, Text | Flow | str] = {}
         self._sheet_key: tuple[object, ...] = ()
+
+    @property
+    def hinting(self) -> bool:
+        """A hint is being thought out."""
+        return self._hint_for is not None
 
     @property
     def gin_app(self) -> GinApp:
