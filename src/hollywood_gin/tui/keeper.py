@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.actions import SkipAction
@@ -27,11 +26,11 @@ from textual.widgets import Button, Footer, Header, Input, RadioButton, RadioSet
 
 from .. import settings
 from ..errors import HollywoodGinError
-from ..i18n import N_, _, ngettext
+from ..i18n import N_, _
 from ..rules import PRESETS, Rules
 from ..store import Store, StoreConflict
 from .keeper_form import entry_from_form, form_words
-from .keeper_look import entry_lines, game_numbers, games_words, help_text, rules_line, sheet_view
+from .keeper_look import entry_lines, hands_view, help_text, rules_line, sheet_view
 from .keeper_screens import KeeperHelp, NewSheetScreen, QuestionScreen, SheetChoice
 from .keeping import (
     KINDS,
@@ -348,26 +347,7 @@ class KeeperApp(App[None]):
         self.query_one("#sheet", Static).update(Group(
             Text(rules_line(kept.rules), style="dim"),
             sheet_view(kept.sheet, kept.names, narrow=self.narrow, room=self.sheet_room)))
-        hands = Table.grid(padding=(0, 1))
-        hands.add_column(justify="right", no_wrap=True)
-        hands.add_column()
-        for n in reversed(range(len(kept.sheet.entries))):
-            entry = kept.sheet.entries[n]
-            games = games_words(entry.columns) if entry.columns else _("no game")
-            line = Text.assemble((f"{kept.names[entry.player]} +{entry.points}", "bold"),
-                                 f" → {games}")
-            if entry.closed:
-                # a whole phrase per number (Lithuanian's "uždaro žaidimą 1": not the
-                # standalone "žaidimas 1")
-                closes = ngettext("closes game {numbers}", "closes games {numbers}",
-                                  len(entry.closed))
-                line.append(" · " + closes.format(numbers=game_numbers(entry.closed)),
-                            style="yellow")
-            if kept.hands[n].kind != "points" or n in kept.old_hows:
-                line.append("\n" + kept.how(n), style="dim")
-            hands.add_row(Text(f"{n + 1}.", style="bold"), line)
-        self.query_one("#hands", Static).update(
-            hands if kept.sheet.entries else Text(_("none yet"), style="dim"))
+        self.query_one("#hands", Static).update(hands_view(kept))
 
     # -- entering ----------------------------------------------------------------------
 

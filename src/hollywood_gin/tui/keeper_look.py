@@ -17,11 +17,12 @@ from ..i18n import N_, _, ngettext
 from ..rules import OPTIONS, Rules
 from ..sheet import ScoreSheet, SheetEntry
 from .keeping import example_lines, max_knock_limit, vocabulary
+from .kept_sheet import KeptSheet
 from .look import measured
 from .rulewords import preset_label
 
-__all__ = ["entry_lines", "game_numbers", "games_words", "help_text", "option_value_words",
-           "rules_line", "sheet_view"]
+__all__ = ["entry_lines", "game_numbers", "games_words", "hands_view", "help_text",
+           "option_value_words", "rules_line", "sheet_view"]
 
 NAME_STYLES = ("bold #7fd1ff", "bold #ffb86c")
 
@@ -209,6 +210,32 @@ def entry_lines(entry: SheetEntry, sheet: ScoreSheet, names: tuple[str, str]) ->
             name=names[winner], game=game, boxes=column.boxes[winner] * rules.box_bonus,
             loser=names[loser], loser_boxes=column.boxes[loser] * rules.box_bonus))
     return lines
+
+
+def hands_view(kept: KeptSheet) -> RenderableType:
+    """The hands entered, the last first: who scored what, the games it went to and
+    closed, and how it ended when entered as more than points."""
+    if not kept.sheet.entries:
+        return Text(_("none yet"), style="dim")
+    hands = Table.grid(padding=(0, 1))
+    hands.add_column(justify="right", no_wrap=True)
+    hands.add_column()
+    for n in reversed(range(len(kept.sheet.entries))):
+        entry = kept.sheet.entries[n]
+        games = games_words(entry.columns) if entry.columns else _("no game")
+        line = Text.assemble((f"{kept.names[entry.player]} +{entry.points}", "bold"),
+                             f" → {games}")
+        if entry.closed:
+            # a whole phrase per number (Lithuanian's "uždaro žaidimą 1": not the
+            # standalone "žaidimas 1")
+            closes = ngettext("closes game {numbers}", "closes games {numbers}",
+                              len(entry.closed))
+            line.append(" · " + closes.format(numbers=game_numbers(entry.closed)),
+                        style="yellow")
+        if kept.hands[n].kind != "points" or n in kept.old_hows:
+            line.append("\n" + kept.how(n), style="dim")
+        hands.add_row(Text(f"{n + 1}.", style="bold"), line)
+    return hands
 
 
 def help_text(names: tuple[str, str], rules: Rules) -> str:
