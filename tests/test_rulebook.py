@@ -249,7 +249,8 @@ def test_rules_command_markdown_with_options(capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["rules", "--rule", "knock_limit=99"], "knock_limit='99' is invalid: it must be 0 to 10"),
+    (["rules", "--rule", "knock_limit=99"],
+     "knock_limit='99' is invalid: it must be a whole number from 0 to 10"),
     (["rules", "--rule", "oklahoma=on", "--rule", "knock_limit=8"], "upcard sets the knock limit"),
     (["rules", "--rule", "nonsense"], "write it as NAME=VALUE"),
 ])

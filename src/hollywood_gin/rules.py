@@ -218,8 +218,19 @@ class Option:
                              self.name)
         if value is None:
             raise RulesError(_("rule {name}='{text}' is invalid: it must be {allowed}").format(
-                name=self.name, text=shortened(text, 24), allowed=self.allowed), self.name)
+                name=self.name, text=shortened(text, 24), allowed=self._expected()), self.name)
         return value
+
+    def _expected(self) -> str:
+        """What a refused value should have been, in words: a number's bounds say it is a
+        whole number ("gin_bonus=abc": not just "1 or more")."""
+        if self.kind not in ("int", "optional_int"):
+            return self.allowed
+        bound = (_("a whole number from {low} to {high}").format(low=self.low, high=self.high)
+                 if self.high is not None
+                 else _("a whole number, {low} or more").format(low=self.low))
+        return _("none, or {values}").format(values=bound) if self.kind == "optional_int" \
+            else bound
 
     def format(self, value: Any) -> str:
         """The command-line text of a value: what :meth:`parse` reads back."""

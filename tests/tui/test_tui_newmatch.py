@@ -84,7 +84,8 @@ def test_an_invalid_value_is_refused_with_its_reason_and_nothing_starts(store: S
             await pilot.press("enter")
             await pilot.pause()
             assert app.screen is screen
-            assert "Not started: rule game_target='' is invalid: it must be 1 or more" in str(
+            assert ("Not started: rule game_target='' is invalid: it must be a whole number, "
+                    "1 or more") in str(
                 screen.query_one("#error", Static).render())
         assert store.matches() == []
 
