@@ -44,7 +44,8 @@ def test_without_search_least_deadwood_feeds_his_set() -> None:
     view = _nines_position()
     assert {c.text for c in view.opponent_known} == {"9d", "9h"}
     for seed in range(3):
-        assert make_bot(f"expert:{_PLAIN}", seed=seed).choose(view) == Discard(CARDS[_card("9s")])
+        bot = make_bot(f"expert:{_PLAIN},search_discards=0", seed=seed)
+        assert bot.choose(view) == Discard(CARDS[_card("9s")])
 
 
 def test_discard_search_keeps_the_card_that_completes_his_set() -> None:
@@ -54,6 +55,17 @@ def test_discard_search_keeps_the_card_that_completes_his_set() -> None:
         assert isinstance(bot, ExpertBot)
         assert bot.choose(view) == Discard(CARDS[_card("8c")])
         assert bot.searched_deals == 128  # three discards on the same 128 re-deals
+
+
+def test_by_default_two_discards_are_searched_and_the_nine_kept() -> None:
+    """The default (from 2026-12-05) plays the heuristic's two best discards out: with the
+    same hand-set weights as above it keeps 9♠, which the heuristic alone throws."""
+    view = _nines_position()
+    for seed in range(3):
+        bot = make_bot(f"expert:{_PLAIN}", seed=seed)
+        assert isinstance(bot, ExpertBot)
+        assert bot.choose(view) == Discard(CARDS[_card("8c")])
+        assert bot.searched_deals >= 32  # the search's least before it may stop
 
 
 def test_a_noisy_lead_does_not_move_the_discard() -> None:

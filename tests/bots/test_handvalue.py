@@ -129,9 +129,11 @@ def test_the_expert_discards_by_the_evaluator_when_asked_and_greedy_is_unchanged
         if best == greedy:
             continue
         found += 1
-        # greedy's danger (the hand-set odds), not the hand network's (hn_danger)
-        on = ExpertBot(n, settings=ExpertSettings(discard_eval=1, hn_danger=0)).choose(view)
-        off = ExpertBot(n, settings=ExpertSettings(discard_eval=0, hn_danger=0)).choose(view)
+        # greedy's danger (the hand-set odds), not the hand network's (hn_danger); one
+        # discard, not the default's two searched
+        plain = {"hn_danger": 0, "search_discards": 0}
+        on = ExpertBot(n, settings=ExpertSettings(discard_eval=1, **plain)).choose(view)
+        off = ExpertBot(n, settings=ExpertSettings(discard_eval=0, **plain)).choose(view)
         v1 = make_bot("expert-v1", seed=n).choose(view)
         assert isinstance(on, Discard) and on.card.index == best
         assert isinstance(off, Discard) and off.card.index == greedy
@@ -158,7 +160,7 @@ def test_the_expert_without_its_searches_plays_as_greedy_does() -> None:
     (and, with ``hn_danger``, their danger): the fast screen of the evaluator
     (docs/bots.md) rests on this."""
     rules = Rules.preset("eaai")
-    spec = "expert:search_draws=0,search_knocks=0,hn_danger=0"
+    spec = "expert:search_draws=0,search_knocks=0,hn_danger=0,search_discards=0"
     for k in range(20):
         hand = Hand.deal(rules=rules, dealer=k % 2, seed=6_300 + k)
         bots = [make_bot(spec, seed=k), make_bot("basic", seed=k + 1)]

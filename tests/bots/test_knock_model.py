@@ -61,7 +61,8 @@ def test_the_rule_decides_every_knock_when_on(
     for bias, knocks in ((100.0, True), (-100.0, False)):
         monkeypatch.setattr(km, "load_model", lambda bias=bias: _model(bias))
         for n, hand in enumerate(positions):
-            bot = make_bot("expert:knock_model=1,hn_danger=0", seed=n)  # greedy's danger
+            # greedy's danger, and its one discard when the rule plays on (no search)
+            bot = make_bot("expert:knock_model=1,hn_danger=0,search_discards=0", seed=n)
             action = bot.choose(hand.view(0))
             assert isinstance(action, Knock) is knocks
             assert isinstance(bot, ExpertBot) and bot.searched_deals == 0  # no search

@@ -19,7 +19,7 @@ from hollywood_gin.hand import Hand
 
 #: The expert as greedy but for its discards (no search, greedy's danger): the cheap way
 #: to reach them.
-FAST = "expert:search_draws=0,search_knocks=0,hn_danger=0"
+FAST = "expert:search_draws=0,search_knocks=0,hn_danger=0,search_discards=0"
 
 
 @pytest.fixture(scope="module")

@@ -66,7 +66,9 @@ class ExpertSettings:
     # 96 played as well as 256 on 1,000 mirrored hands against greedy (+0.09 +- 0.47
     # points a hand) and cut the slowest decisions (p99 631 to 402 ms)
     switch_margin: float = 0.0  # a searched discard must beat the heuristic's by this much
-    search_discards: int = 0  # discards searched when no knock is possible (0, 1: none)
+    search_discards: int = 2  # discards searched when no knock is possible (0, 1: none):
+    # the heuristic's best and the next within cost_window, played out on the same re-deals
+    # (the default from 2026-12-05, issue 14; expert-v1 and the default before it: 0)
     switch_z: float = 0.0  # ... and a searched discard replaces the heuristic's only when it
     # leads it by this many standard errors of their paired difference
     late_veto: int = 8  # from this many opponent draws on, knock only within the greedy
@@ -212,4 +214,5 @@ def styled(st: ExpertSettings, cautious: float) -> ExpertSettings:
 
 #: The expert as issue 3 left it (``expert-v1``): a fixed hedge on how the opponent knocks.
 V1_SETTINGS = ExpertSettings(learn=0, draw_samples=0, late_veto=0, hand_net=0, knock_net=0,
-                             chase=0, hn_danger=0, mcmc_steps=16, mix_steps=16)
+                             chase=0, hn_danger=0, mcmc_steps=16, mix_steps=16,
+                             search_discards=0)
