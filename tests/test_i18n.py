@@ -564,7 +564,8 @@ def test_words_a_qa_pass_found_in_english_or_in_the_wrong_person() -> None:
             "Raundas 2: Ona laimėjo 11")
         assert (i18n.pgettext("matches", "won"), i18n.pgettext("hands", "won"),
                 match_outcome(True)) == ("laimėtos", "laimėti", "laimėta")
-    with i18n.using("af"), pytest.raises(RulesError, match="dit moet 1 tot 5 wees"):
+    with i18n.using("af"), pytest.raises(RulesError,
+                                         match="dit moet 'n heelgetal van 1 tot 5 wees"):
         Rules().with_options(["columns=9"])
 
 

@@ -776,7 +776,10 @@ def test_custom_rules_in_the_new_sheet_dialog(tmp_path: Path) -> None:
         assert app.kept is not None
         expected = Rules(knock_limit=7, entry_rule="by_count", big_gin_bonus=31)
         assert app.kept.rules == expected
-        assert "custom rules · 3 games to 100 · knock ≤7 · gin 25 · big gin 31" in _left(app)
+        # the sheet is drawn a frame after it is kept (read between the two, this failed once)
+        shown = "custom rules · 3 games to 100 · knock ≤7 · gin 25 · big gin 31"
+        await _until(pilot, lambda: shown in _left(app))
+        assert shown in _left(app)
         # by count (R7.2): A 60, A 45 closes game 1; B's first 12 enters no game
         await _enter(pilot, ["1 60", "1 45", "2 12", "2 12"])
         assert app.store.load(app.kept.id).rules == expected  # saved with the sheet
