@@ -31,7 +31,7 @@ from .cards import Card, parse_cards
 from .errors import HollywoodGinError
 from .i18n import N_, _, ngettext
 from .melds import best_melds, discard_choices
-from .rules import OPTIONS, PRESETS, WHOLE_NUMBER, Rules
+from .rules import OPTIONS, PRESETS, WHOLE_NUMBER, Rules, whole_number_words
 
 __all__ = [
     "COMMAND_EXTRAS",
@@ -131,10 +131,7 @@ class CommandParser(argparse.ArgumentParser):
 
 def whole(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number within ``low``..``high`` (inclusive; None: open)."""
-    if high is not None:
-        allowed = _("a whole number from {low} to {high}").format(low=low, high=high)
-    else:
-        allowed = _("a whole number, {low} or more").format(low=low)
+    allowed = whole_number_words(low, high)
 
     def parse(text: str) -> int:
         # ASCII digits only: int() also reads other scripts' digits and underscores, so

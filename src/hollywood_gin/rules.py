@@ -226,9 +226,7 @@ class Option:
         whole number ("gin_bonus=abc": not just "1 or more")."""
         if self.kind not in ("int", "optional_int"):
             return self.allowed
-        bound = (_("a whole number from {low} to {high}").format(low=self.low, high=self.high)
-                 if self.high is not None
-                 else _("a whole number, {low} or more").format(low=self.low))
+        bound = whole_number_words(self.low, self.high)
         return _("none, or {values}").format(values=bound) if self.kind == "optional_int" \
             else bound
 
@@ -237,6 +235,14 @@ class Option:
         if isinstance(value, bool):
             return "on" if value else "off"
         return "none" if value is None else str(value)
+
+
+def whole_number_words(low: int | None, high: int | None) -> str:
+    """"a whole number from 0 to 10" or "a whole number, 1 or more": the one wording of a
+    number's bounds, for the rule options and the command line's numbers alike."""
+    if high is not None:
+        return _("a whole number from {low} to {high}").format(low=low, high=high)
+    return _("a whole number, {low} or more").format(low=low)
 
 
 #: Every option of :class:`Rules`, in the order a form shows them; bounds match ``__post_init__``.
