@@ -5,6 +5,7 @@ comes only from ended hands (R3.4, R5.2 reveal both hands then)."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -39,6 +40,13 @@ def _views(count: int) -> list[HandView]:
     return out[:count]
 
 
+@functools.cache
+def _learnt() -> tuple[Hand, ...]:
+    """The hands every learning test observes: basic (an eager knocker) in seat 0, played
+    once (they are finished, so shared read-only)."""
+    return tuple(play_hands("basic", "greedy", 30, seed=5))
+
+
 def _expert(spec: str, seed: int = 1) -> ExpertBot:
     bot = make_bot(spec, seed=seed)
     assert isinstance(bot, ExpertBot)
@@ -70,7 +78,7 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
     views = _views(30)
     styled_bot.choose(views[0])
     assert styled_bot.settings == plain  # the prior (0.3) is neither side
-    for hand in play_hands("basic", "greedy", 30, seed=5):
+    for hand in _learnt():
         styled_bot.observe(hand.view(1))  # the expert in seat 1, basic (eager) in seat 0
     assert styled_bot.cautious_share() < 0.1
     styled_bot.choose(views[0])
@@ -83,7 +91,7 @@ def test_the_expert_plays_the_eager_settings_once_it_has_learnt_an_eager_knocker
     for n, view in enumerate(views):
         for bot in (styled_bot, outright):
             bot.reset(n)
-            for hand in play_hands("basic", "greedy", 30, seed=5):
+            for hand in _learnt():
                 bot.observe(hand.view(1))
         assert styled_bot.choose(view) == outright.choose(view)
     # A new match forgets the opponent: the plain settings again.
@@ -102,7 +110,7 @@ def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker(
     assert bot.settings.danger == bot.plain.danger
     # Without the learning, the weight stays at the prior: the plain settings.
     fixed = _expert(f"{_BASE},{_EAGER},{_CAUTIOUS},learn=0")
-    for hand in play_hands("basic", "greedy", 30, seed=5):
+    for hand in _learnt():
         fixed.observe(hand.view(1))
     fixed.choose(_views(1)[0])
     assert fixed.settings == fixed.plain
@@ -110,7 +118,7 @@ def test_the_expert_plays_the_cautious_settings_only_against_a_cautious_knocker(
 
 def test_without_styled_settings_learning_changes_no_setting() -> None:
     bot = _expert(_BASE)
-    for hand in play_hands("basic", "greedy", 30, seed=5):
+    for hand in _learnt():
         bot.observe(hand.view(1))
     bot.choose(_views(1)[0])
     assert bot.settings is bot.plain
@@ -121,7 +129,7 @@ def test_a_styled_expert_that_has_learnt_decides_from_the_view_alone() -> None:
     the seat, with other hidden cards, get the same decision from the same learnt bot."""
     rng = random.Random(4)
     spec = f"{_BASE},{_EAGER}"
-    learnt = play_hands("basic", "greedy", 30, seed=5)
+    learnt = _learnt()
     for k, view in enumerate(_views(12)):
         a, b = _expert(spec, seed=k), _expert(spec, seed=k)
         for bot in (a, b):

@@ -69,6 +69,8 @@ class Scan:
         words = leaks(self.app) if self.words else []
         if words:
             self.found[at] = words
+        if "{" in every_text(self.app):  # a placeholder the translation left unfilled
+            self.found[at + " (unfilled)"] = ["{"]
         # The layout in a long language (the pseudo-locale is longer than any real one:
         # test_layout_languages; and the longest real ones): every button shown is whole on
         # the screen (none cut, none scrolled away), and on the table its cards' counts, the

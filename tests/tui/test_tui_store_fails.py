@@ -83,7 +83,7 @@ def test_a_move_that_cannot_be_saved_is_refused_and_the_game_goes_on(store: Stor
 
 def test_the_next_hand_is_not_dealt_when_it_cannot_be_saved(store: Store) -> None:
     async def run() -> None:
-        app = _game(store, 9, "hollywood")
+        app = _game(store, 4, "hollywood")  # a short first hand
         async with app.run_test(size=(80, 24)) as pilot:
             await play_to_hand_end(pilot, app)
             session = app.session
