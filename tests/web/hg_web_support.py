@@ -347,17 +347,27 @@ def play_computer(me: Seat, *, until: Callable[[dict[str, Any]], bool] | None = 
         assert state is not None
         if done(state):
             return
-        if state["hand"]["phase"] == "over":
-            me.send({"type": "next"})
-            wait_seq([me], state["seq"], state["hand_number"] + 1, timeout)
-        elif state["hand"]["to_act"] == 0:
-            action = choose(state)
-            assert action is not None
-            ack = me.act(action, timeout)
-            assert ack["type"] == "ack", ack
-            wait_seq([me], ack["seq"], timeout=timeout)
-        else:
-            me.wait(lambda f: f["type"] == "state", timeout)
+        step = "waiting for the computer's move"
+        try:
+            if state["hand"]["phase"] == "over":
+                step = "waiting for the next hand"
+                me.send({"type": "next"})
+                wait_seq([me], state["seq"], state["hand_number"] + 1, timeout)
+            elif state["hand"]["to_act"] == 0:
+                action = choose(state)
+                assert action is not None
+                step = f"waiting for the ack of {action}"
+                ack = me.act(action, timeout)
+                assert ack["type"] == "ack", ack
+                step = f"waiting for the state after {action} (seq {ack['seq']})"
+                wait_seq([me], ack["seq"], timeout=timeout)
+            else:
+                me.wait(lambda f: f["type"] == "state", timeout)
+        except TimeoutError as exc:  # say where it stalled: a stall is a bug to find
+            last = [raw[:160] for raw, _ in me.frames[-3:]]
+            raise TimeoutError(f"{step}: nothing in {timeout} s at hand {state['hand_number']}"
+                               f", seq {state['seq']}, phase {state['hand']['phase']}, to act "
+                               f"{state['hand']['to_act']}; the last frames: {last}") from exc
     raise AssertionError("the computer match did not get there")
 
 

@@ -176,9 +176,9 @@ def test_ctrl_c_after_a_review_stops_the_server_without_a_traceback(tmp_path: Pa
             # checkout), one move of this match went unanswered for 15 s: what it tests is
             # the stop, so the match may be slow, and if it stalls the server says why.
             play_computer(me, timeout=60)
-        except TimeoutError:
+        except TimeoutError as exc:
             server.log.seek(0)
-            raise AssertionError("the server did not answer a move within 60 s; its "
+            raise AssertionError(f"the server did not answer within 60 s ({exc}); its "
                                  "stderr: " + server.log.read().decode()[-4000:]) from None
         assert _review(server, created["table"], created["token"], 1).status_code == 200
         me.close()
