@@ -9,7 +9,9 @@ they agree their accuracies are equal by definition and the difference is 0.  Th
 difference in accuracy, position by position, must have a 95% interval above zero.
 
 The expert plays greedy's heuristic except where it searches (a knock, a card worth
-taking), so its positions are sampled among those kinds, and reviewed with more deals.
+taking, and a discard where greedy's best two are close), so its positions are sampled
+among the upcard, draw and knock decisions, and reviewed with more deals; its discard
+search is not judged here (its gain is measured in play: docs/bots.md).
 """
 
 from __future__ import annotations
