@@ -246,12 +246,15 @@ class Seat:
         self.frames: list[tuple[str, dict[str, Any]]] = []
         self.state: dict[str, Any] | None = None
         self.rid = 0
+        self.last_sent: str | bytes | None = None
+        self.slowed = 0  # messages sent again after the server's rate limit dropped them
         if hello:
             self.send({"type": "hello", "token": token})
             self.wait(lambda f: f["type"] == "state")
 
     def send(self, message: Any) -> None:
-        self.ws.send(message if isinstance(message, (str, bytes)) else dumps(message))
+        self.last_sent = message if isinstance(message, (str, bytes)) else dumps(message)
+        self.ws.send(self.last_sent)
 
     def recv(self, timeout: float = 15) -> dict[str, Any]:
         raw = self.ws.recv(timeout)
@@ -263,11 +266,19 @@ class Seat:
         return frame
 
     def wait(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 15) -> dict[str, Any]:
+        """Read until a frame satisfies ``pred``.  As a polite client does, a message the
+        server's rate limit dropped (unread, so its error has no rid) is sent again after
+        a second: a scripted player answers at machine speed, faster than the default
+        20 messages a second, and a match once stalled here waiting for a dropped move."""
         deadline = time.monotonic() + timeout
         while True:
             frame = self.recv(max(0.01, deadline - time.monotonic()))
             if pred(frame):
                 return frame
+            if frame["type"] == "error" and frame["code"] == "rate" and self.last_sent:
+                time.sleep(1.0)  # the bucket refills 20 a second
+                self.slowed += 1
+                self.ws.send(self.last_sent)
 
     def request(self, message: dict[str, Any], timeout: float = 15) -> dict[str, Any]:
         """Send with a fresh rid and return the ack or error answering it."""

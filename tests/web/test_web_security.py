@@ -19,7 +19,15 @@ from typing import Any
 
 import httpx2
 import pytest
-from hg_web_support import Seat, Server, choose, dumps, step_friend, wait_seq
+from hg_web_support import (
+    Seat,
+    Server,
+    choose,
+    dumps,
+    play_computer,
+    step_friend,
+    wait_seq,
+)
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
@@ -521,6 +529,24 @@ def test_a_flood_is_dropped_unread_and_changes_nothing(module_store_url: str) ->
         wait_seq([a, b], 1)
         a.close()
         b.close()
+    finally:
+        server.stop()
+
+
+def test_a_client_faster_than_the_rate_that_sends_again_after_a_pause_finishes(
+        module_store_url: str) -> None:
+    """A scripted player answers at machine speed, past the rate: its dropped moves are
+    sent again after a pause (the test client's politeness, ``Seat.wait``) and play, and
+    the match ends. Before, one dropped move (told without its rid) stalled the match."""
+    server = Server(module_store_url, cli=True, rate=(10.0, 5)).start()
+    try:
+        created = server.create(opponent="computer", level=1, name="Ann",
+                                rules={"columns": 1, "game_target": 10})
+        me = Seat(server, created["table"], created["token"])
+        play_computer(me, timeout=20)
+        assert me.state is not None and me.state["finished"]
+        assert me.slowed > 0, "the rate never dropped a message: nothing was tested"
+        me.close()
     finally:
         server.stop()
 
