@@ -41,8 +41,10 @@ def layout_id(case: tuple[str, tuple[int, int]]) -> str:
     return f"{case[0]}-{case[1][0]}x{case[1][1]}"
 
 
-def leaks(app: App[Any]) -> list[str]:
-    text = re.sub(r"-\n[ │┃]*", "-", every_text(app))  # a command wrapped at its hyphen
+def leaks(app: App[Any], shown: str | None = None) -> list[str]:
+    """The untranslated words on the screen (``shown``: its text, when read already)."""
+    shown = every_text(app) if shown is None else shown
+    text = re.sub(r"-\n[ │┃]*", "-", shown)  # a command wrapped at its hyphen
     return sorted(set(i18n.pseudo_leaks(text, allow=ALLOW)))
 
 
@@ -66,10 +68,11 @@ class Scan:
     async def __call__(self, pilot: Pilot[Any], where: str) -> None:
         await pilot.pause()
         at = f"{where} at {self.app.size.width}x{self.app.size.height}"
-        words = leaks(self.app) if self.words else []
+        shown = every_text(self.app)  # read once: drawing the whole screen is the cost
+        words = leaks(self.app, shown) if self.words else []
         if words:
             self.found[at] = words
-        if "{" in every_text(self.app):  # a placeholder the translation left unfilled
+        if "{" in shown:  # a placeholder the translation left unfilled
             self.found[at + " (unfilled)"] = ["{"]
         # The layout in a long language (the pseudo-locale is longer than any real one:
         # test_layout_languages; and the longest real ones): every button shown is whole on

@@ -278,7 +278,7 @@ class Seat:
             if frame["type"] == "error" and frame["code"] == "rate" and self.last_sent:
                 time.sleep(1.0)  # the bucket refills 20 a second
                 self.slowed += 1
-                self.ws.send(self.last_sent)
+                self.send(self.last_sent)
 
     def request(self, message: dict[str, Any], timeout: float = 15) -> dict[str, Any]:
         """Send with a fresh rid and return the ack or error answering it."""
