@@ -7,7 +7,7 @@ import random
 from hollywood_gin.actions import Knock
 from hollywood_gin.bots import make_bot
 from hollywood_gin.cards import CARDS, parse_cards
-from hollywood_gin.hand import Hand, Phase
+from hollywood_gin.hand import Hand, HandView, Phase
 from hollywood_gin.rules import Rules
 
 
@@ -49,5 +49,23 @@ def greedy_discards(hands: int, seed: int) -> list[Hand]:
             if view.phase is Phase.DISCARD and not any(
                     isinstance(a, Knock) for a in view.legal_actions):
                 out.append(hand.clone())
+            hand.apply(bots[seat].choose(view), seat)
+    return out
+
+
+def greedy_knock_views(hands: int) -> list[HandView]:
+    """Seat 0's discards where a knock is legal, from seeded greedy-against-greedy ``eaai``
+    hands."""
+    rules = Rules.preset("eaai")
+    out = []
+    for k in range(hands):
+        hand = Hand.deal(rules=rules, dealer=k % 2, seed=9_000 + k)
+        bots = [make_bot("greedy", seed=k), make_bot("greedy", seed=k + 1)]
+        while not hand.is_over:
+            seat = hand.to_act
+            view = hand.view(seat)
+            if (seat == 0 and view.phase is Phase.DISCARD
+                    and any(isinstance(a, Knock) for a in view.legal_actions)):
+                out.append(view)
             hand.apply(bots[seat].choose(view), seat)
     return out

@@ -5,37 +5,20 @@ late in a hand, see docs/bots.md); earlier, and for gin, nothing changes."""
 
 from __future__ import annotations
 
+from hg_bot_games import greedy_knock_views
+
 from hollywood_gin.actions import Knock
 from hollywood_gin.bots import make_bot
 from hollywood_gin.bots.cardsense import read_view
 from hollywood_gin.bots.greedy import GreedySettings, knock_threshold
-from hollywood_gin.hand import Hand, HandView, Phase
 from hollywood_gin.melds import deadwood_of_mask
-from hollywood_gin.rules import Rules
 
 _BASE = "expert:time_cap_ms=0,samples=64,late_veto=0"
 
 
-def _knock_views(hands: int) -> list[HandView]:
-    """Seat 0's discards where a knock is legal, from seeded greedy-against-greedy hands."""
-    rules = Rules.preset("eaai")
-    out = []
-    for k in range(hands):
-        hand = Hand.deal(rules=rules, dealer=k % 2, seed=9_000 + k)
-        bots = [make_bot("greedy", seed=k), make_bot("greedy", seed=k + 1)]
-        while not hand.is_over:
-            seat = hand.to_act
-            view = hand.view(seat)
-            if (seat == 0 and view.phase is Phase.DISCARD
-                    and any(isinstance(a, Knock) for a in view.legal_actions)):
-                out.append(view)
-            hand.apply(bots[seat].choose(view), seat)
-    return out
-
-
 def test_late_knocks_need_the_tightened_limit_and_early_ones_are_untouched() -> None:
     vetoed = 0
-    for n, view in enumerate(_knock_views(60)):
+    for n, view in enumerate(greedy_knock_views(60)):
         plain = make_bot(_BASE, seed=n).choose(view)
         late = make_bot(f"{_BASE},late_veto=8", seed=n).choose(view)
         sense = read_view(view)
@@ -54,7 +37,7 @@ def test_late_knocks_need_the_tightened_limit_and_early_ones_are_untouched() -> 
 
 def test_veto_floor_is_the_lowest_count_the_late_veto_lets_through() -> None:
     """``veto_floor`` (issue 14): with the limit dropping to 0 late, only gin is left."""
-    views = [v for v in _knock_views(60) if read_view(v).opp_draws >= 7]
+    views = [v for v in greedy_knock_views(60) if read_view(v).opp_draws >= 7]
     gin_only = f"{_BASE},late_veto=6,veto_early=6,veto_slope=10,veto_floor=0"
     vetoed = 0
     for n, view in enumerate(views):

@@ -37,7 +37,7 @@ EXPERT_LIMITS: dict[str, tuple[float, float]] = {
     "veto_floor": (0, 10),
     "eager_below": (0, 1), "cautious_above": (0, 1),
     "knock_model": (0, 2), "knock_margin": (-50, 50), "knock_deals": (1, 1000),
-    "knock_net": (0, 2), "kn_from": (0, 60),
+    "knock_net": (0, 2), "kn_from": (0, 60), "knock_bias": (-50, 50),
     "value_net": (0, 1), "vn_top": (1, 11), "vn_margin": (-100, 100), "vn_window": (0, 100),
     "story": (0, 1), "story_beta": (0, 20), "story_eps_throw": (0.001, 1),
     "story_eps_take": (0.001, 0.999), "story_turns": (0, 60), "story_weight": (0, 10),
@@ -81,6 +81,9 @@ class ExpertSettings:
     knock_net: int = 1  # 1: value the knock in the search by the learned distribution of
     # his deadwood after lay-offs (knocknet.py), not by the re-deals; 2: and lift late_veto;
     # 0: by the re-deals (before the session of 2026-12-03, and expert-v1)
+    knock_bias: float = 0.0  # points added to the searched knock's value times his learnt
+    # cautious share: the playouts overvalue playing on (docs/bots.md), which costs
+    # against a cautious knocker; against an eager one knocking more lost
     kn_from: int = 3  # ... from his this-many-th draw on; before it by the re-deals, which
     # are unbiased that early, where the network saw few knocks and underrates his
     # deadwood (by 6 to 14 points at his first turn, 4 to 5 at his second; docs/bots.md)
