@@ -198,9 +198,9 @@ def test_knock_net_2_lifts_the_late_veto(monkeypatch: pytest.MonkeyPatch) -> Non
     original = ExpertBot._search
 
     def spy(self: ExpertBot, view, sheet, sense, candidates, budget=0, chasing=None,  # type: ignore[no-untyped-def]
-            fixed=None):
+            fixed=None, *rest):
         seen.append((any(isinstance(a, Knock) for a in candidates), fixed is not None))
-        return original(self, view, sheet, sense, candidates, budget, chasing, fixed)
+        return original(self, view, sheet, sense, candidates, budget, chasing, fixed, *rest)
 
     monkeypatch.setattr(ExpertBot, "_search", spy)
     greedy = _greedy_of(ExpertSettings())
