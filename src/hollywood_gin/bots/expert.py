@@ -193,7 +193,7 @@ class ExpertBot(Bot):
         budget = st.samples if knockable or not st.discard_samples else st.discard_samples
         fixed = (self._net_knock_value(view, sheet, sense, best_knock.card)
                  if knockable and st.knock_net and sense.opp_draws >= st.kn_from else None)
-        bias = self._knock_bias(view, sheet) if knockable and st.knock_bias else 0.0
+        bias = st.knock_bias * self.cautious_share() if knockable and st.knock_bias else 0.0
         values = self._search(view, sheet, sense, candidates, budget, chasing, fixed, bias)
         first = 1 if knockable else 0  # the heuristic's best discard
         for k in range(first + 1, len(candidates)):
@@ -229,14 +229,6 @@ class ExpertBot(Bot):
         """The price of a hand's result on the sheet, by this expert's sheet settings."""
         st = self.settings
         return SheetValue(sheet, view.player, point_weight=st.sheet_points, share=st.sheet_share)
-
-    def _knock_bias(self, view: HandView, sheet: ScoreSheet | None) -> float:
-        """``knock_bias`` points, times his cautious share, in the sheet's value: the mean
-        worth of a point of a won hand between 5 and 25 points, where most knocks land."""
-        value = self._sheet_value(view, sheet)
-        me = view.player
-        points = self.settings.knock_bias * self.cautious_share()
-        return points * (value.value(me, 25) - value.value(me, 5)) / 20
 
     def _net_knock_value(self, view: HandView, sheet: ScoreSheet | None, sense: CardSense,
                          card: int) -> float:
@@ -403,7 +395,9 @@ class ExpertBot(Bot):
         played on for gin only (I knock with nothing less in its playouts).  With ``fixed``,
         the first candidate (the knock) is worth that on every deal, not its result on the
         deal: the per-deal differences the stopping rule reads are then the others' values
-        less a constant, still paired; ``bias`` is added to the first candidate on every deal."""
+        less a constant, still paired.  ``bias`` points (``knock_bias`` times his cautious
+        share) are added to the first candidate on every deal, in the sheet's value: the mean
+        worth of a point of a won hand between 5 and 25 points, where most knocks land."""
         st = self.settings
         samples = min(budget, st.samples) if budget else st.samples
         chase = chasing or [False] * len(candidates)
@@ -417,6 +411,8 @@ class ExpertBot(Bot):
             for theirs, _, _ in styles[: len(models)]
         ] if any(chase) else []
         value = self._sheet_value(view, sheet)
+        if bias:
+            bias *= (value.value(view.player, 25) - value.value(view.player, 5)) / 20
         start = time.perf_counter()
         cap = st.time_cap_ms / 1000.0
         totals = [0.0] * len(candidates)
@@ -446,12 +442,11 @@ class ExpertBot(Bot):
                             v = value.value(winner, points)
                         if c == 0:
                             v += bias
-                        totals[c] += v
-                        if c == 0:
                             first = v
                         else:
                             diff_sums[c] += v - first
                             diff_squares[c] += (v - first) ** 2
+                        totals[c] += v
             n += k
             if cap and time.perf_counter() - start > cap:
                 break
