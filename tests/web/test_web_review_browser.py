@@ -201,3 +201,71 @@ def test_the_review_writes_numbers_with_the_language_decimal_mark(
     assert any("," in n for n in numbers), numbers
     assert not errors, errors
     context.close()
+
+
+
+def _with_losses(answer: dict[str, Any], cases: list[tuple[float, float]]) -> list[int]:
+    """``answer`` (a hand's review) with its first decisions of two or more choices made
+    into ones whose choice made lost ``loss`` against a best ``gap`` points above it, one
+    for each (loss, gap) of ``cases``: the numbers the review's cross-fitting can give.
+    The indexes of the decisions changed."""
+    changed = []
+    decisions = answer["review"]["decisions"]
+    for at, d in enumerate(decisions):
+        if len(changed) == len(cases) or len(d["choices"]) < 2:
+            continue
+        loss, gap = cases[len(changed)]
+        mine = next(c for c in d["choices"] if c["action"] == d["chosen"])
+        best = next(c for c in d["choices"] if c["action"] != d["chosen"])
+        best.update(points=mine["points"] + gap, loss=0.0, loss_interval=[0.0, 0.0],
+                    grade="best")
+        mine.update(loss=loss, loss_interval=[loss / 2, loss * 2], grade="mistake")
+        d.update(best=best["action"], loss=loss, loss_interval=[loss / 2, loss * 2],
+                 grade="mistake")
+        d.pop("equity", None)
+        changed.append(at)
+    assert len(changed) == len(cases), "too few decisions with a choice in this hand"
+    return changed
+
+
+def test_a_loss_below_the_points_gap_is_explained_in_the_verdict(
+        browser: Any, web: Server, finished: dict[str, Any]) -> None:
+    """The held-out loss can be well below the gap of the points the choices table shows
+    (0.8 against 3.4), which read as an error: the verdict says why at exactly those
+    decisions (the rule of ``DecisionReview.loss_below_gap``). The server's answer is
+    changed on its way to give one decision of each kind, whatever the deal."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    changed: list[int] = []
+
+    def answer(route: Any) -> None:
+        response = route.fetch()
+        body = response.json()
+        if "review" in body and not changed:  # not the answer that names the hands
+            changed.extend(_with_losses(body, [(0.8, 3.4), (2.0, 2.0)]))
+        route.fulfill(response=response, json=body)
+
+    page.route("**/api/tables/*/review", answer)
+    page.goto(web.base + "/")
+    page.evaluate("([t, k]) => localStorage.setItem('hg.seat.' + t, k)",
+                  [finished["table"], finished["token"]])
+    page.goto(f"{web.base}/review/{finished['table']}")
+    page.wait_for_selector(".panel.review[data-done=yes]", timeout=60_000)
+    assert len(changed) == 2
+    panel = page.locator(".panel.review")
+    verdict = panel.locator(".rv-verdict")
+    for at, shown in zip(changed, (True, False), strict=True):
+        page.keyboard.press("Home")
+        for _ in range(at):
+            page.keyboard.press("ArrowRight")
+        assert panel.get_attribute("data-at") == str(at)
+        assert "You lost" in verdict.inner_text()
+        note = verdict.locator(".rv-held-out")
+        assert note.count() == (1 if shown else 0), (at, verdict.inner_text())
+        if shown:
+            assert "each choice is held against a best picked on other deals" in \
+                note.inner_text()
+    assert not errors, errors
+    context.close()

@@ -170,6 +170,12 @@ class DecisionReview:
         return self.choices[self.best].points - self.choices[self.chosen].points
 
     @property
+    def loss_below_gap(self) -> bool:
+        """True if the loss shown (one decimal) is below the points gap shown: the held-out
+        loss charges none of the review's own luck, and the screens then say so."""
+        return self.chosen != self.best and self.points_gap - self.loss >= 0.05
+
+    @property
     def loss_interval(self) -> tuple[float, float]:
         c = self.choices[self.chosen]
         return c.loss_low, c.loss_high

@@ -439,6 +439,12 @@ class ReviewScreen(Screen[None]):
                                 "{high:.1f}).").format(loss=local_number(d.loss),
                                                        low=local_number(low),
                                                        high=local_number(high))))
+            if d.loss_below_gap:
+                # Translators: under a loss smaller than the gap the table's points column
+                # shows (the loss is cross-fitted: docs/review.md, "No winner's curse").
+                parts.append(Text(_("Your loss is less than the gap in points: each choice is "
+                                    "held against a best picked on other deals, so the "
+                                    "review's own luck is not charged to you."), style="dim"))
         else:
             parts.append(Text(_("That was the best choice found."), style="#6ee07a"))
         if d.equity_best is not None and d.equity_best != d.best:

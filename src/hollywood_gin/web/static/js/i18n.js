@@ -366,6 +366,7 @@ const EN = {
   "rv.you_chose": "You chose:",
   "rv.better": "Better:",
   "rv.loss": "You lost {n} expected points (95%: {low} to {high}).",
+  "rv.held_out": "Your loss is less than the gap in points: each choice is held against a best picked on other deals, so the review's own luck is not charged to you.",
   "rv.was_best": "That was the best choice found.",
   "rv.as_good": "The best found was to {best}; yours did as well on these deals.",
   "rv.within_chance": "The best found was to {best}; its lead over yours is within chance on these deals.",

@@ -400,6 +400,10 @@ export class ReviewPanel {
       box.append(better);
       const [low, high] = d.loss_interval;
       box.append(el("p", "rv-loss", t("rv.loss", { n: fmt(d.loss), low: fmt(low), high: fmt(high) })));
+      // the held-out loss can be below the points gap the table shows: say why (the same
+      // rule as DecisionReview.loss_below_gap)
+      const gap = choiceOf(d, d.best).points - choiceOf(d, d.chosen).points;
+      if (gap - d.loss >= 0.05) box.append(el("p", "rv-held-out", t("rv.held_out")));
     } else {
       box.append(el("p", "rv-loss best", t("rv.was_best")));
     }
