@@ -10,6 +10,7 @@ from hollywood_gin.bots import make_bot
 from hollywood_gin.match import Match
 from hollywood_gin.review import ReviewSettings
 from hollywood_gin.review.engine import _t, review_hand
+from hollywood_gin.review.model import DecisionReview
 
 
 def _played(a: str, b: str, seed: int) -> Match:
@@ -21,6 +22,20 @@ def _played(a: str, b: str, seed: int) -> Match:
         seat = hand.to_act
         match.apply(bots[seat].choose(hand.view(seat), match.sheet), seat)
     return match
+
+
+def _verdict_text(d: DecisionReview) -> str:
+    """The terminal review's verdict on ``d`` as one line of plain text (its choices table
+    left out)."""
+    from rich.console import Console
+
+    from hollywood_gin.tui.review import ReviewScreen
+
+    stub = type("Stub", (), {"_names": ("You", "Computer"), "_choices": lambda self, d: ""})()
+    console = Console(width=200, record=True, file=None)
+    with console.capture() as out:
+        console.print(ReviewScreen._verdict(stub, d, False))  # type: ignore[arg-type]
+    return " ".join(out.get().split())
 
 
 @pytest.mark.parametrize(("a", "b", "seed", "player"), [
@@ -59,22 +74,13 @@ def test_did_as_well_is_said_only_where_the_points_agree() -> None:
     """"yours did as well on these deals" was said of a choice the table showed points
     behind the best (its held-out loss was 0; a QA pass): the verdict now says the lead
     is within chance there, and "did as well" only where the points are level too."""
-    from rich.console import Console
-
-    from hollywood_gin.tui.review import ReviewScreen
-
     said: dict[bool, str] = {}
     for a, b, seed in (("random", "greedy", 6), ("basic", "greedy", 13), ("basic", "greedy", 1),
                        ("random", "greedy", 0), ("greedy", "expert", 26)):
         for d in review_hand(_played(a, b, seed), 1, 0).decisions:
             if d.chosen == d.best or d.loss >= 0.05:
                 continue
-            stub = type("Stub", (), {"_names": ("You", "Computer"), "_choices":
-                                     lambda self, d: ""})()
-            console = Console(width=200, record=True, file=None)
-            with console.capture() as out:
-                console.print(ReviewScreen._verdict(stub, d, False))  # type: ignore[arg-type]
-            said.setdefault(d.points_gap >= 0.05, " ".join(out.get().split()))
+            said.setdefault(d.points_gap >= 0.05, _verdict_text(d))
     assert said, "no decision without a measurable loss in these hands"
     for gap, text in said.items():
         assert ("its lead over yours is within chance on these deals" in text) == gap, text
@@ -86,10 +92,6 @@ def test_a_loss_below_the_points_gap_is_explained() -> None:
     """The held-out loss can be well below the gap the points column shows (0.8 against
     3.4 on seed 13's fifth decision), which read as an error: the verdict says why there,
     and only there."""
-    from rich.console import Console
-
-    from hollywood_gin.tui.review import ReviewScreen
-
     note = "each choice is held against a best picked on other deals"
     seen = {True: 0, False: 0}
     for a, b, seed in (("basic", "greedy", 13), ("basic", "greedy", 1), ("random", "greedy", 6)):
@@ -97,12 +99,7 @@ def test_a_loss_below_the_points_gap_is_explained() -> None:
             if d.chosen == d.best:
                 assert not d.loss_below_gap
                 continue
-            stub = type("Stub", (), {"_names": ("You", "Computer"), "_choices":
-                                     lambda self, d: ""})()
-            console = Console(width=200, record=True, file=None)
-            with console.capture() as out:
-                console.print(ReviewScreen._verdict(stub, d, False))  # type: ignore[arg-type]
-            text = " ".join(out.get().split())
+            text = _verdict_text(d)
             shown = d.loss >= 0.05 and d.loss_below_gap
             assert (note in text) == shown, (seed, d.ply, d.loss, d.points_gap, text)
             seen[shown] += 1
