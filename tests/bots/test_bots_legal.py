@@ -144,6 +144,46 @@ def test_hint_is_legal_with_a_reason_and_repeatable() -> None:
         assert hint(view) == got
 
 
+def _views_in_play(count: int) -> list:
+    """Views of seat to act in seeded ``eaai`` hands, some way into each."""
+    rng = random.Random(9)
+    views = []
+    for n in range(count):
+        hand = Hand.deal(rules=Rules.preset("eaai"), dealer=n % 2, seed=100 + n)
+        for _ in range(rng.randrange(2, 16)):
+            if hand.is_over:
+                break
+            hand.apply_id(rng.choice(hand.legal_action_ids()))
+        if not hand.is_over:
+            views.append(hand.view(hand.to_act))
+    return views
+
+
+def test_a_hint_is_the_same_on_a_slow_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web's hint differed from the terminal's for the same view (seen on a loaded
+    machine: discard 9h against discard Qs): the shared expert stopped its search at
+    450 ms, so how far it got depended on the clock.  The hint's budget is a count of
+    deals: on a clock that says every search ran out of time, every hint is the same,
+    where the plain expert's advice changes."""
+    import types
+
+    from hollywood_gin import bots
+    from hollywood_gin.bots import expert as expert_module
+
+    views = _views_in_play(40)
+    monkeypatch.setitem(bots._HINT_BOT, "expert", None)
+    bots._HINT_BOT.pop("expert")
+    calm = [hint(view).action for view in views]
+    plain = [make_bot("expert", seed=1).choose(view) for view in views]
+    ticks = iter(range(10**9))
+    slow = types.SimpleNamespace(perf_counter=lambda: float(next(ticks)))  # 1 s a look
+    monkeypatch.setattr(expert_module, "time", slow)
+    bots._HINT_BOT.pop("expert", None)
+    assert [hint(view).action for view in views] == calm
+    rushed = [make_bot("expert", seed=1).choose(view) for view in views]
+    assert rushed != plain, "the clock changed no plain expert's choice: no test"
+
+
 def test_every_setting_has_limits_that_hold_its_default() -> None:
     from dataclasses import fields
 

@@ -103,12 +103,14 @@ _HINT_LOCK = threading.Lock()
 def hint(view: HandView, sheet: ScoreSheet | None = None) -> Hint:
     """The expert's suggestion for ``view`` with a one-line reason for a person.
 
-    Always the same advice for the same view (the expert is seeded from the view).
+    Always the same advice for the same view, on any machine: the expert is seeded from
+    the view, and its budget is a count of deals, not a time (as level 5's), so a loaded
+    web server and a quiet terminal give the same hint.
     """
     with _HINT_LOCK:
         bot = _HINT_BOT.get("expert")
         if bot is None:
-            bot = _HINT_BOT["expert"] = make_bot("expert")
+            bot = _HINT_BOT["expert"] = make_bot("expert:time_cap_ms=0")
         bot.reset(_view_seed(view))
         return bot.explain(view, sheet)
 
