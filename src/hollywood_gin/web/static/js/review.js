@@ -388,9 +388,9 @@ export class ReviewPanel {
       `${t(`rv.grade.${d.grade}`)}${GRADE_MARKS[d.grade] ? " " + GRADE_MARKS[d.grade] : ""}`);
     chose.append(grade);
     box.append(chose);
+    const gap = choiceOf(d, d.best).points - choiceOf(d, d.chosen).points;
     if (d.chosen !== d.best && d.loss < 0.05) { // another choice, but no measurable loss
       // "did as well" only where the points say so too (a QA pass)
-      const gap = choiceOf(d, d.best).points - choiceOf(d, d.chosen).points;
       box.append(el("p", "rv-loss best", t(gap < 0.05 ? "rv.as_good" : "rv.within_chance",
         { best: actionWords(d.best, choiceOf(d, d.best)) })));
     } else if (d.chosen !== d.best) {
@@ -402,7 +402,6 @@ export class ReviewPanel {
       box.append(el("p", "rv-loss", t("rv.loss", { n: fmt(d.loss), low: fmt(low), high: fmt(high) })));
       // the held-out loss can be below the points gap the table shows: say why (the same
       // rule as DecisionReview.loss_below_gap)
-      const gap = choiceOf(d, d.best).points - choiceOf(d, d.chosen).points;
       if (gap - d.loss >= 0.05) box.append(el("p", "rv-held-out", t("rv.held_out")));
     } else {
       box.append(el("p", "rv-loss best", t("rv.was_best")));
